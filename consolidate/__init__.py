@@ -1,0 +1,3 @@
+"""consolidate: memory consolidation for coding agents."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,236 @@
+"""Phase 4: apply approved proposals — REMOVE, MERGE, CLUSTER, then ADD/EDIT — safely.
+
+Every change is first computed on an in-memory workspace; a proposal whose change cannot be made
+fails alone and leaves nothing behind. Then the journal records the previous bytes of every file,
+removals go to the trash, writes are atomic, and the result is verified against the disk.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+from send2trash import send2trash
+
+from memory_layout import CLUSTER_DIR, INDEX, parse_document
+from memory_layout.document import normalize_title
+from memory_layout.pointers import find_links, rebase_links
+from memory_layout.tree import link_candidates
+
+from .errors import ConsolidateError
+from .fsutil import atomic_write, digest_file
+from .journal import COMPLETE, Journal
+from .plan import (
+    AddEntry,
+    Change,
+    ClusterSection,
+    DropEntry,
+    Plan,
+    Proposal,
+    ReplaceEntry,
+    TrashFile,
+    WriteFile,
+    WriteScope,
+    check_scope,
+)
+from .workspace import ChangeFailed, Workspace
+
+StepHook = Callable[[str], None]
+
+
+@dataclass
+class ProposalResult:
+    proposal: Proposal
+    status: str = "pending"
+
+    @property
+    def done(self) -> bool:
+        return self.status == "done"
+
+
+@dataclass
+class ApplyReport:
+    results: list[ProposalResult]
+    journal: Journal | None = None
+    marker_written: bool = False
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(
+            not r.status.startswith(("failed", "unverified")) for r in self.results
+        )
+
+
+def check_snapshot(plan: Plan, paths: dict[str, Path]) -> None:
+    """Refuse a plan made against files that have changed since, naming the first one."""
+    for name, recorded in plan.snapshot.items():
+        current = digest_file(paths[name])
+        if current != recorded:
+            raise ConsolidateError(
+                f"{name} changed since the plan was made ({recorded[:19]}… → {current[:19]}…); make a new plan"
+            )
+
+
+def apply_plan(
+    plan: Plan,
+    scope: WriteScope,
+    *,
+    only: list[str] | None = None,
+    confirm_l0: bool = False,
+    journal_dir: Path,
+    on_step: StepHook | None = None,
+) -> ApplyReport:
+    """Apply the selected proposals of `plan`; the caller holds the run lock."""
+    selected = plan.select(only)
+    paths = check_scope(plan, selected, scope)
+    check_snapshot(plan, paths)
+    workspace = Workspace(scope.memory_dir)
+    results = [ProposalResult(p) for p in selected]
+    for result in results:
+        if _needs_confirmation(result.proposal, paths, scope) and not confirm_l0:
+            result.status = (
+                "skipped: L0 change needs explicit confirmation (--only " + result.proposal.id + ")"
+            )
+            continue
+        checkpoint = workspace.checkpoint()
+        try:
+            for change in result.proposal.changes:
+                apply_change(workspace, change, paths)
+            result.status = "planned"
+        except ChangeFailed as exc:
+            workspace.rollback(checkpoint)
+            result.status = f"failed: {exc}"
+    changes = workspace.changes()
+    report = ApplyReport(results)
+    if plan.mark_consolidation and (changes or results):
+        marker = scope.memory_dir / ".last-consolidation"
+        changes[marker] = (datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") + "\n").encode()
+        report.marker_written = True
+    if changes:
+        summary = ", ".join(r.proposal.id for r in results if r.status == "planned")
+        report.journal = Journal.begin(journal_dir, changes, summary or "marker")
+        _execute(changes, on_step or (lambda step: None))
+        report.journal.mark(COMPLETE)
+    _verify(report, workspace, changes, paths)
+    return report
+
+
+def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: WriteScope) -> bool:
+    return proposal.layer == "L0" or any(scope.is_user_claude_md(paths[name]) for name in proposal.files)
+
+
+def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
+    path = paths[change.file]
+    if isinstance(change, TrashFile):
+        if path.name == INDEX and path.parent == ws.memory_dir or path.name == "CLAUDE.md":
+            raise ChangeFailed(f"{change.file} is an index and is never trashed")
+        ws.trash(path)
+        _drop_pointers_to(ws, path)
+    elif isinstance(change, WriteFile):
+        if change.create_only and ws.exists(path):
+            raise ChangeFailed(f"{change.file} already exists")
+        ws.write(path, change.content.encode("utf-8"))
+    elif isinstance(change, AddEntry):
+        doc = ws.document(path, create=True)
+        if doc.find_entry(change.text) is not None or doc.find_entry("- " + change.text) is not None:
+            raise ChangeFailed(f"the entry is already in {change.file}")
+        doc.add_entry(change.section, change.text)
+        ws.save(path, doc)
+        _check_links(ws, path, change.text)
+    elif isinstance(change, ReplaceEntry):
+        doc = ws.document(path, create=False)
+        entry = doc.find_entry(change.old)
+        if entry is None:
+            raise ChangeFailed(f"entry not found in {change.file}: {change.old[:60]!r}")
+        doc.replace_entry(entry, change.new)
+        ws.save(path, doc)
+        _check_links(ws, path, change.new)
+    elif isinstance(change, DropEntry):
+        doc = ws.document(path, create=False)
+        entry = doc.find_entry(change.text)
+        if entry is None:
+            raise ChangeFailed(f"entry not found in {change.file}: {change.text[:60]!r}")
+        doc.remove_entry(entry)
+        ws.save(path, doc)
+    elif isinstance(change, ClusterSection):
+        _cluster(ws, change, path, paths[change.cluster_file])
+
+
+def _check_links(ws: Workspace, path: Path, text: str) -> None:
+    for link in find_links(text):
+        if not ws.link_resolves(path, link.file):
+            raise ChangeFailed(f"the new pointer to {link.file} would not resolve")
+
+
+def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
+    """Remove the entries of the index and cluster files that point at a trashed file."""
+    gone = ws.name(trashed)
+    clusters = sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))
+    for path in [ws.memory_dir / INDEX, *clusters]:
+        if not ws.exists(path):
+            continue
+        doc = ws.document(path, create=False)
+        source = ws.name(path)
+        doomed = [
+            e for e in doc.entries() if any(gone in link_candidates(source, link.file) for link in e.links)
+        ]
+        for entry in doomed:
+            doc.remove_entry(entry)
+        if doomed:
+            ws.save(path, doc)
+
+
+def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_path: Path) -> None:
+    index = ws.document(index_path, create=False)
+    section = index.section(change.section)
+    if section is None:
+        raise ChangeFailed(f"section '{change.section}' not found in {change.file}")
+    cluster = ws.document(cluster_path, create=True)
+    if not cluster.render().strip():
+        preamble = change.preamble.strip()
+        cluster = parse_document(f"# {section.name}\n\n" + (f"{preamble}\n\n" if preamble else ""))
+    source_dir = os.path.relpath(index_path.parent, ws.memory_dir)
+    target_dir = os.path.relpath(cluster_path.parent, ws.memory_dir)
+    existing = {normalize_title(e.text) for e in cluster.entries()}
+    for entry in section.entries:
+        moved = rebase_links(entry.text, source_dir if source_dir != "." else "", target_dir)
+        if normalize_title(moved) not in existing:
+            cluster.add_entry("", moved)
+    ws.save(cluster_path, cluster)
+    index.replace_section_entries(change.section, [change.pointer])
+    ws.save(index_path, index)
+    _check_links(ws, index_path, change.pointer)
+
+
+def _execute(changes: dict[Path, bytes | None], on_step: StepHook) -> None:
+    """Trash first, then write; `on_step` runs after each step (tests inject crashes there)."""
+    for path, data in sorted(changes.items(), key=lambda item: (item[1] is not None, str(item[0]))):
+        if data is None:
+            send2trash(str(path))
+            on_step(f"trash {path}")
+        else:
+            atomic_write(path, data)
+            on_step(f"write {path}")
+
+
+def _verify(
+    report: ApplyReport, ws: Workspace, changes: dict[Path, bytes | None], paths: dict[str, Path]
+) -> None:
+    """Glob the memory dir: retired files must be gone, written files must hold what was meant."""
+    present = set(ws.memory_dir.glob("**/*.md"))
+    for path, data in changes.items():
+        if data is None and (path in present or path.exists()):
+            report.problems.append(f"{ws.name(path)} is still present after being trashed")
+        elif data is not None and (not path.exists() or path.read_bytes() != data):
+            report.problems.append(f"{ws.name(path)} does not hold the written content")
+    bad = set(report.problems)
+    for result in report.results:
+        if result.status != "planned":
+            continue
+        touched = [ws.name(paths[name]) for name in result.proposal.files]
+        failures = [problem for problem in bad if any(problem.startswith(name + " ") for name in touched)]
+        result.status = f"unverified: {failures[0]}" if failures else "done"

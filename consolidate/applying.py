@@ -1,0 +1,78 @@
+"""Apply a plan the way a person asked: review when on a terminal, then lock, apply, report."""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from .apply import ApplyReport, apply_plan
+from .console import is_terminal, print_markdown, print_table
+from .errors import UsageError
+from .plan import Plan
+from .review import Ask, ask_approval, preview_diff, render_proposal
+from .runs import journal_dir, write_scope, writing_run
+from .settings import Settings
+
+
+def choose(
+    plan: Plan,
+    settings: Settings,
+    *,
+    only: list[str] | None,
+    yes: bool,
+    stdin: TextIO,
+    out: TextIO,
+    ask: Ask | None = None,
+) -> tuple[list[str] | None, bool]:
+    """The ids to apply and whether L0 changes are confirmed, from flags or by asking."""
+    if only is not None:
+        plan.select(only)  # unknown ids are a usage error before anything else happens
+        return only, True
+    if yes:
+        return None, False
+    if ask is None and not is_terminal(stdin):
+        raise UsageError("no terminal to confirm on: pass --yes to apply all, or --only P1,P3")
+    scope = write_scope(settings)
+    for proposal in plan.select(None):
+        print_markdown(render_proposal(proposal, proposal.diff or preview_diff(plan, proposal, scope)), out)
+    approved = ask_approval(plan.select(None), ask or input, out)
+    return approved, True
+
+
+def run_apply(
+    plan: Plan,
+    settings: Settings,
+    *,
+    only: list[str] | None,
+    yes: bool,
+    stdin: TextIO,
+    out: TextIO,
+    ask: Ask | None = None,
+) -> ApplyReport | None:
+    if not plan.proposals:
+        out.write("nothing to apply: the plan has no proposals\n")
+        return None
+    ids, confirm_l0 = choose(plan, settings, only=only, yes=yes, stdin=stdin, out=out, ask=ask)
+    if ids is not None and not ids:
+        out.write("nothing approved; no file was changed\n")
+        return None
+    with writing_run(settings):
+        report = apply_plan(
+            plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
+        )
+    print_summary(report, out)
+    return report
+
+
+def print_summary(report: ApplyReport, out: TextIO) -> None:
+    rows = []
+    for result in report.results:
+        proposal = result.proposal
+        target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
+        rows.append([proposal.summary, proposal.action, target, result.status])
+    print_table(["Learning", "Action", "Target", "Status"], rows, out)
+    for problem in report.problems:
+        out.write(f"verification: {problem}\n")
+    if report.journal is not None:
+        out.write(f"\njournaled as {report.journal.run_id}; `consolidate undo` restores the previous state\n")
+    if report.marker_written:
+        out.write("wrote .last-consolidation\n")

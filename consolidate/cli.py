@@ -1,0 +1,74 @@
+"""The command line: one library call per command. `main(argv) -> int` is what tests call."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .errors import ConsolidateError, UsageError
+
+# Each name is a module in consolidate.commands exposing HELP, add_arguments(parser) and run(args).
+COMMANDS = ("status", "apply", "undo")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def common_options() -> _Parser:
+    common = _Parser(add_help=False)
+    common.add_argument("--memory-dir", help="use this memory dir instead of the one Claude Code derives")
+    common.add_argument("--claude-home", help="Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="consolidate", description="Keep a coding agent's memory true, small and useful.")
+    parser.add_argument("--version", action="version", version=f"consolidate {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    common = common_options()
+    for name in COMMANDS:
+        module = importlib.import_module(f"consolidate.commands.{name.replace('-', '_')}")
+        command = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[common])
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if not getattr(args, "run", None):
+            raise UsageError("consolidate: a command is required (see consolidate --help)")
+        return int(args.run(args) or 0)
+    except ConsolidateError as exc:
+        sys.stderr.write(f"consolidate: {str(exc).removeprefix('consolidate: ')}\n")
+        return exc.exit_code
+    except KeyboardInterrupt:
+        sys.stderr.write("consolidate: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 1
+    except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
+        if os.environ.get("CONSOLIDATE_DEBUG"):
+            traceback.print_exc()
+        sys.stderr.write(
+            f"consolidate: internal error: {type(exc).__name__}: {exc} (CONSOLIDATE_DEBUG=1 shows more)\n"
+        )
+        return 1
+
+
+def main_entry() -> NoReturn:
+    sys.exit(main())

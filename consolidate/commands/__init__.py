@@ -1,0 +1,1 @@
+"""One module per command: arguments at import time, the work imported inside run()."""

@@ -1,0 +1,39 @@
+"""consolidate apply PLAN [--only P1,P3] [--yes]"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "apply a plan's proposals (all with --yes, or the ones named by --only) — journaled, undoable"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("plan", help="plan file written by `consolidate dream --plan-out` (or by hand)")
+    parser.add_argument("--only", help="comma-separated proposal ids to apply, e.g. P1,P3")
+    parser.add_argument(
+        "--yes", "-y", action="store_true", help="apply without asking (L0 changes still need --only)"
+    )
+
+
+def parse_ids(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    return [part.strip() for part in value.split(",") if part.strip()]
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..applying import run_apply
+    from ..plan import load_plan
+    from ..settings import load_settings
+
+    plan = load_plan(Path(args.plan))
+    settings = load_settings(
+        plan.project, memory_dir=args.memory_dir or plan.memory_dir, home=args.claude_home
+    )
+    report = run_apply(
+        plan, settings, only=parse_ids(args.only), yes=args.yes, stdin=sys.stdin, out=sys.stdout
+    )
+    return 0 if report is None or report.ok else 1

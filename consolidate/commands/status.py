@@ -1,0 +1,55 @@
+"""consolidate status [PROJECT] [--json]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+HELP = "show the memory index against its budget, sections, defects and the last consolidation"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    parser.add_argument("--json", action="store_true", help="print the status as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..settings import load_settings
+    from ..status import build_status
+
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    status = build_status(settings)
+    if args.json:
+        sys.stdout.write(json.dumps(status, indent=2, ensure_ascii=False) + "\n")
+        return 0
+    _print_status(status)
+    return 0
+
+
+def _print_status(status: dict) -> None:
+    from ..console import print_table
+
+    out = sys.stdout
+    index = status["index"]
+    out.write(f"memory dir: {status['memory_dir']}\n")
+    if not status["exists"]:
+        out.write("MEMORY.md: not created yet\n")
+    state = "OVER BUDGET" if index["over_budget"] else "within budget"
+    out.write(
+        f"index: {index['lines']}/{index['budget_lines']} lines, {index['bytes']}/{index['budget_bytes']} bytes ({state})\n"
+    )
+    out.write(
+        f"last consolidation: {status['last_consolidation'] or 'never'}; sessions since: {status['sessions_since']}\n"
+    )
+    out.write(f"topic files: {len(status['topic_files'])}; cluster files: {len(status['cluster_files'])}\n\n")
+    if status["sections"]:
+        print_table(
+            ["Section", "Entries"], [[s["name"] or "(top)", s["entries"]] for s in status["sections"]]
+        )
+        out.write("\n")
+    if status["defects"]:
+        rows = [[d["kind"], d["file"], d["line"] or "", d["detail"]] for d in status["defects"]]
+        print_table(["Defect", "File", "Line", "Detail"], rows)
+    else:
+        out.write("no defects\n")

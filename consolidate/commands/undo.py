@@ -1,0 +1,34 @@
+"""consolidate undo"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "restore every file the last applied run touched (also after the trash was emptied)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    parser.add_argument("--force", action="store_true", help="restore even files edited since that run")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import ConsolidateError
+    from ..journal import latest_undoable
+    from ..runs import journal_dir, writing_run
+    from ..settings import load_settings
+
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    with writing_run(settings, allow_pending=True):
+        journal = latest_undoable(journal_dir(settings))
+        conflicts = journal.conflicts()
+        if conflicts and not args.force:
+            raise ConsolidateError(
+                f"{conflicts[0]} was edited after run {journal.run_id}; undo would overwrite that edit (--force to do it anyway)"
+            )
+        restored = journal.restore()
+    sys.stdout.write(f"undid run {journal.run_id} ({journal.summary}): restored {len(restored)} file(s)\n")
+    for path in restored:
+        sys.stdout.write(f"  {path}\n")
+    return 0

@@ -1,0 +1,19 @@
+"""Errors a user can cause or meet; the CLI turns each into one line and an exit code."""
+
+from __future__ import annotations
+
+
+class ConsolidateError(Exception):
+    """A failure of the run (exit 1) with a one-line reason."""
+
+    exit_code = 1
+
+
+class UsageError(ConsolidateError):
+    """Bad arguments or bad input such as an invalid plan (exit 2)."""
+
+    exit_code = 2
+
+
+class LockedError(ConsolidateError):
+    """Another run holds the lock for this memory dir."""

@@ -1,0 +1,113 @@
+"""What the two gather agents report, whatever engine runs them (offline, claude-sdk, anthropic).
+
+The discoverer reports candidate learnings mined from sessions; the auditor reports findings about
+what is already remembered. LLM engines must produce exactly these shapes: their JSON is validated
+into these models, and anything that does not validate is an engine failure.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta"]
+CandidateCategory = Literal["UPDATE", "CONTRADICT", "FILL_GAP", "NOISE"]
+SignalKind = Literal[
+    "marker",  # <!-- learning: … -->, 📝 Learned: …, #lesson … #/lesson
+    "remember",  # "remember that …" from the user
+    "correction",  # the user corrected what the assistant just did
+    "error-fix",  # a failing tool call followed by a changed call that succeeds
+    "rejection",  # a rejected tool use with the user's reason
+    "decision",  # a decision with a stated reason
+    "preference",  # an accepted preference or configuration discovery
+    "queue",  # an item of the capture queue
+]
+FindingCategory = Literal[
+    "STALE",
+    "CONTRADICT",
+    "DATE_FIX",
+    "MERGE",
+    "REDUNDANT",
+    "SUPERSEDED",
+    "LOW-VALUE",
+    "HYGIENE",
+    "SECRET",
+]
+FindingAction = Literal["EDIT", "REMOVE", "MERGE", "CLUSTER", "NONE"]
+
+
+class _Report(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class EvidenceRef(_Report):
+    session: str = ""
+    uuid: str = ""
+    timestamp: str = ""
+    quote: str = Field(default="", max_length=2000)
+    file: str = ""  # a transcript path, or a memory/project file for audit evidence
+
+
+class Candidate(_Report):
+    """A learning worth remembering, as the discoverer proposes it."""
+
+    kind: SignalKind
+    category: CandidateCategory = "FILL_GAP"
+    principle: str = Field(min_length=3)  # the one-line takeaway, phrased as a reusable principle
+    trigger: str = ""  # the task condition: "running the test suite" (rendered as **When …:**)
+    layer: Layer = "L2"
+    section: str = ""  # suggested MEMORY.md section, e.g. "Feedback", "Commands", "Gotchas"
+    detail: str = ""  # longer body for a topic file, when one is warranted
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    impact: float = Field(default=0.5, ge=0.0, le=1.0)
+    frequency: int = Field(default=1, ge=1)
+    related: str = ""  # the existing entry it updates or contradicts, quoted
+    queue_id: str = ""  # the capture-queue item it came from, acked once applied or rejected
+    evidence: list[EvidenceRef] = Field(default_factory=list)
+
+
+class RelatedEntry(_Report):
+    file: str
+    entry: str
+
+
+class Finding(_Report):
+    """Something wrong with what is remembered, and what to do about it."""
+
+    category: FindingCategory
+    file: str  # relative to the memory dir, or an absolute CLAUDE.md path
+    entry: str = ""  # the quoted entry text (empty for whole-file findings)
+    line: int = 0
+    evidence: str = ""
+    action: FindingAction = "NONE"
+    replacement: str = ""  # the new entry text for EDIT and MERGE
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    related: list[RelatedEntry] = Field(default_factory=list)  # entries a MERGE absorbs
+    topic_file: str = ""  # the topic file a REMOVE or MERGE retires, if any
+
+
+class Usage(_Report):
+    """Tokens and cost of one agent run (zero for the offline engine)."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_tokens: int = 0
+    cache_write_tokens: int = 0
+    cost_usd: float = 0.0
+    turns: int = 0
+    model: str = ""
+
+
+class DiscoveryReport(_Report):
+    candidates: list[Candidate] = Field(default_factory=list)
+    sessions_scanned: int = 0
+    notes: list[str] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+
+
+class AuditReport(_Report):
+    findings: list[Finding] = Field(default_factory=list)
+    entries_audited: int = 0
+    notes: list[str] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)

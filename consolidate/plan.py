@@ -1,0 +1,258 @@
+"""The plan: reviewable proposals with the concrete file changes that carry them out.
+
+A plan is the contract between the dream (or an agent, or a person) and `consolidate apply`. It is
+validated twice: its shape by pydantic, and every path it names against the write scope — the memory
+dir and the two CLAUDE.md files. A plan that fails either check is refused as a whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path, PurePosixPath
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from .errors import UsageError
+
+Action = Literal["ADD", "EDIT", "MERGE", "REMOVE", "CLUSTER"]
+Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta"]
+ACTION_ORDER: dict[str, int] = {"REMOVE": 0, "MERGE": 1, "CLUSTER": 2, "ADD": 3, "EDIT": 3}
+L0_WARNING = (
+    "This changes ~/.claude/CLAUDE.md, loaded by every session of every project; "
+    "it is applied only when confirmed explicitly."
+)
+
+
+class PlanError(UsageError):
+    """A plan that cannot be applied as written; the message names the proposal."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class _Change(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    file: str = Field(min_length=1)
+
+
+class AddEntry(_Change):
+    op: Literal["add_entry"]
+    section: str = ""
+    text: str = Field(min_length=1)
+
+
+class ReplaceEntry(_Change):
+    op: Literal["replace_entry"]
+    old: str = Field(min_length=1)
+    new: str = Field(min_length=1)
+
+
+class DropEntry(_Change):
+    op: Literal["drop_entry"]
+    text: str = Field(min_length=1)
+
+
+class WriteFile(_Change):
+    op: Literal["write_file"]
+    content: str
+    create_only: bool = False
+
+
+class TrashFile(_Change):
+    op: Literal["trash_file"]
+
+
+class ClusterSection(_Change):
+    op: Literal["cluster_section"]
+    section: str = Field(min_length=1)
+    cluster_file: str = Field(min_length=1)
+    pointer: str = Field(min_length=1)
+    preamble: str = ""
+
+
+Change = Annotated[
+    AddEntry | ReplaceEntry | DropEntry | WriteFile | TrashFile | ClusterSection,
+    Field(discriminator="op"),
+]
+
+
+class Target(_Model):
+    file: str = Field(min_length=1)
+    section: str = ""
+
+
+class Evidence(_Model):
+    session: str = ""
+    quote: str = ""
+
+
+class Proposal(_Model):
+    id: str = Field(min_length=1)
+    action: Action
+    summary: str = Field(min_length=1)
+    layer: Layer = "L2"
+    target: Target
+    rationale: str = ""
+    category: str = ""
+    confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    sources: list[str] = Field(default_factory=list)
+    evidence: list[Evidence] = Field(default_factory=list)
+    diff: str = ""
+    warning: str | None = None
+    changes: list[Change] = Field(min_length=1)
+
+    @property
+    def order(self) -> int:
+        return ACTION_ORDER[self.action]
+
+    @property
+    def files(self) -> list[str]:
+        names = [self.target.file]
+        for change in self.changes:
+            names.append(change.file)
+            if isinstance(change, ClusterSection):
+                names.append(change.cluster_file)
+        return list(dict.fromkeys(names))
+
+
+class Plan(_Model):
+    version: Literal[1] = 1
+    engine: str = "offline"
+    created_at: str = Field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
+    project: str
+    memory_dir: str
+    snapshot: dict[str, str] = Field(default_factory=dict)
+    proposals: list[Proposal] = Field(default_factory=list)
+    mark_consolidation: bool = False
+
+    @field_validator("proposals")
+    @classmethod
+    def _unique_ids(cls, proposals: list[Proposal]) -> list[Proposal]:
+        seen: set[str] = set()
+        for proposal in proposals:
+            if proposal.id in seen:
+                raise ValueError(f"duplicate proposal id {proposal.id}")
+            seen.add(proposal.id)
+        return proposals
+
+    def to_json(self) -> str:
+        return (
+            json.dumps(self.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
+        )
+
+    def select(self, only: list[str] | None) -> list[Proposal]:
+        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""
+        chosen = self.proposals
+        if only:
+            known = {p.id for p in self.proposals}
+            unknown = [pid for pid in only if pid not in known]
+            if unknown:
+                raise UsageError(f"--only names unknown proposal(s): {', '.join(unknown)}")
+            chosen = [p for p in self.proposals if p.id in only]
+        return sorted(chosen, key=lambda p: (p.order, self.proposals.index(p)))
+
+
+def parse_plan(text: str, source: str = "plan") -> Plan:
+    """Validate plan JSON; the error names the failing proposal and field."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PlanError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(raw, dict):
+        raise PlanError(f"{source}: a plan is a JSON object")
+    try:
+        return Plan.model_validate(raw)
+    except ValidationError as exc:
+        raise PlanError(f"{source}: {_describe(exc, raw)}") from None
+
+
+def load_plan(path: Path) -> Plan:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read plan {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    return parse_plan(text, str(path))
+
+
+def _describe(exc: ValidationError, raw: dict[str, Any]) -> str:
+    error = exc.errors()[0]
+    location = list(error["loc"])
+    where = ".".join(str(part) for part in location)
+    if len(location) >= 2 and location[0] == "proposals" and isinstance(location[1], int):
+        proposals = raw.get("proposals") or []
+        item = proposals[location[1]] if location[1] < len(proposals) else {}
+        name = item.get("id") if isinstance(item, dict) else None
+        rest = ".".join(str(part) for part in location[2:]) or "proposal"
+        where = f"proposal {name or '#' + str(location[1] + 1)}: {rest}"
+    message = error["msg"]
+    if error["type"] == "missing":
+        message = "missing field"
+    elif error["type"] == "union_tag_invalid":
+        message = (
+            f"unknown change op {error.get('input', {}).get('op')!r}"
+            if isinstance(error.get("input"), dict)
+            else message
+        )
+    elif error["type"] == "literal_error" and location[-1] == "action":
+        message = f"unknown action {error.get('input')!r} (expected ADD, EDIT, MERGE, REMOVE or CLUSTER)"
+    return f"{where}: {message}"
+
+
+class WriteScope:
+    """The only files a plan may touch: Markdown under the memory dir, and the two CLAUDE.md files."""
+
+    def __init__(self, memory_dir: Path, user_claude_md: Path, project_claude_md: Path) -> None:
+        self.memory_dir = memory_dir
+        self._memory_real = Path(os.path.realpath(memory_dir))
+        self._user_real = Path(os.path.realpath(user_claude_md))
+        self._claude_md = {Path(os.path.realpath(p)): p for p in (user_claude_md, project_claude_md)}
+
+    def resolve(self, name: str, proposal: str) -> Path:
+        """The absolute path for a plan's file name, or a PlanError naming the proposal."""
+        if "\x00" in name:
+            raise PlanError(f"proposal {proposal}: invalid path {name!r}")
+        path = Path(name).expanduser()
+        if path.is_absolute():
+            real = Path(os.path.realpath(path))
+            if real in self._claude_md:
+                return self._claude_md[real]
+            if not _inside(real, self._memory_real):
+                raise PlanError(
+                    f"proposal {proposal}: {name} is outside the memory dir and not a CLAUDE.md file"
+                )
+            relative = real.relative_to(self._memory_real).as_posix()
+        else:
+            relative = name
+        pure = PurePosixPath(relative.replace("\\", "/"))
+        if ".." in pure.parts:
+            raise PlanError(f"proposal {proposal}: {name} leaves the memory dir ('..' is not allowed)")
+        if pure.suffix.lower() != ".md":
+            raise PlanError(f"proposal {proposal}: {name} is not a Markdown file; plans only write *.md")
+        candidate = self.memory_dir / pure
+        real = Path(os.path.realpath(candidate))
+        if not _inside(real, self._memory_real):
+            raise PlanError(f"proposal {proposal}: {name} resolves outside the memory dir (symlink)")
+        return candidate
+
+    def is_user_claude_md(self, path: Path) -> bool:
+        return Path(os.path.realpath(path)) == self._user_real
+
+
+def _inside(path: Path, root: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def check_scope(plan: Plan, proposals: list[Proposal], scope: WriteScope) -> dict[str, Path]:
+    """Resolve every file the proposals name; refuse the plan at the first escape."""
+    resolved: dict[str, Path] = {}
+    for proposal in proposals:
+        for name in proposal.files:
+            resolved[name] = scope.resolve(name, proposal.id)
+    for name in plan.snapshot:
+        if name not in resolved:
+            resolved[name] = scope.resolve(name, "snapshot")
+    return resolved

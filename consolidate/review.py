@@ -1,0 +1,87 @@
+"""Review: show each proposal with its diff, and let a person approve all, some or none."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import TextIO
+
+from .apply import apply_change  # the preview runs the same code as the real change
+from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
+from .workspace import ChangeFailed, Workspace
+
+Ask = Callable[[str], str]
+
+
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
+    """The unified diff this proposal would make on the current files."""
+    paths = check_scope(plan, [proposal], scope)
+    workspace = Workspace(scope.memory_dir)
+    try:
+        for change in proposal.changes:
+            apply_change(workspace, change, paths)
+    except ChangeFailed as exc:
+        return f"# cannot be applied as planned: {exc}\n"
+    parts: list[str] = []
+    for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
+        before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
+        name = workspace.name(path)
+        new = "" if after is None else after.decode("utf-8", "replace")
+        parts.extend(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                fromfile=f"a/{name}" if before else "/dev/null",
+                tofile=f"b/{name}" if after is not None else "/dev/null",
+            )
+        )
+    text = "".join(line if line.endswith("\n") else line + "\n" for line in parts)
+    return text
+
+
+def render_proposal(proposal: Proposal, diff: str) -> str:
+    """The Markdown block a reviewer reads for one proposal."""
+    target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
+    lines = [
+        f"### [{proposal.action}] Learning: {proposal.summary}  ({proposal.id})",
+        f"**Target:** {target}",
+        f"**Rationale:** {proposal.rationale or '—'}",
+    ]
+    if proposal.layer == "L0":
+        lines.append(f"**Warning:** {proposal.warning or L0_WARNING}")
+    if proposal.evidence:
+        quote = proposal.evidence[0].quote.replace("\n", " ")[:160]
+        if quote:
+            lines.append(f"**Evidence:** “{quote}”")
+    return "\n".join(lines) + "\n\n```diff\n" + (diff or "(no change)\n") + "```\n"
+
+
+def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO) -> list[str]:
+    """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids."""
+    if not proposals:
+        return []
+    known = [p.id for p in proposals]
+    while True:
+        answer = ask(f"Apply {len(proposals)} proposal(s)? [a]ll / [s]elect / [r]eject: ").strip().lower()
+        if answer in ("a", "all", "y", "yes"):
+            chosen = known
+            break
+        if answer in ("r", "reject", "n", "no", "q", ""):
+            return []
+        if answer in ("s", "select"):
+            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
+            chosen = [pid.strip().upper() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+            unknown = [pid for pid in chosen if pid not in known]
+            if not unknown:
+                break
+            out.write(f"unknown id(s): {', '.join(unknown)}\n")
+    approved = []
+    for proposal in proposals:
+        if proposal.id not in chosen:
+            continue
+        if proposal.layer == "L0":
+            reply = ask(f"{proposal.id}: {L0_WARNING} Confirm? [y/N]: ").strip().lower()
+            if reply not in ("y", "yes"):
+                continue
+        approved.append(proposal.id)
+    return approved

@@ -1,0 +1,44 @@
+"""Where things are for one invocation: the project, Claude's config dir, our own state dir."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from memory_layout import ProjectLayout, claude_home, resolve_layout
+
+
+@dataclass(frozen=True)
+class Settings:
+    layout: ProjectLayout
+    state_dir: Path
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.layout.memory_dir
+
+    def run_dir(self, kind: str) -> Path:
+        """A per-memory-dir folder of our own state (journal, locks, scan offsets)."""
+        key = hashlib.sha256(str(self.memory_dir).encode()).hexdigest()[:16]
+        return self.state_dir / kind / key
+
+
+def state_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:
+    """`$CONSOLIDATE_STATE_DIR`, else `<claude-home>/consolidate`."""
+    values: Mapping[str, str] = os.environ if env is None else env
+    configured = values.get("CONSOLIDATE_STATE_DIR")
+    return Path(configured).expanduser() if configured else home / "consolidate"
+
+
+def load_settings(
+    project: str | os.PathLike[str] | None = None,
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+) -> Settings:
+    config = claude_home(home)
+    layout = resolve_layout(project or os.getcwd(), memory_dir=memory_dir, home=config)
+    return Settings(layout, state_dir(config))

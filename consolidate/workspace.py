@@ -1,0 +1,86 @@
+"""An in-memory copy of the files a plan touches, so every change is computed before any is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memory_layout import Document, DocumentError, decode_document, parse_document
+from memory_layout.tree import link_candidates
+
+from .errors import ConsolidateError
+
+NEW_INDEX = "# Project Memory\n"
+
+
+class ChangeFailed(ConsolidateError):
+    """One change of a proposal could not be made (the entry is gone, the file exists, ...)."""
+
+
+class Workspace:
+    """Files by absolute path: bytes, or None once trashed. Reads the disk on first use only."""
+
+    def __init__(self, memory_dir: Path) -> None:
+        self.memory_dir = memory_dir
+        self._original: dict[Path, bytes | None] = {}
+        self._current: dict[Path, bytes | None] = {}
+
+    def read(self, path: Path) -> bytes | None:
+        if path not in self._current:
+            data = path.read_bytes() if path.is_file() else None
+            self._original[path] = data
+            self._current[path] = data
+        return self._current[path]
+
+    def exists(self, path: Path) -> bool:
+        if path in self._current:
+            return self._current[path] is not None
+        return path.is_file()
+
+    def write(self, path: Path, data: bytes) -> None:
+        self.read(path)
+        self._current[path] = data
+
+    def trash(self, path: Path) -> None:
+        if self.read(path) is None:
+            raise ChangeFailed(f"{self.name(path)} does not exist")
+        self._current[path] = None
+
+    def document(self, path: Path, *, create: bool) -> Document:
+        data = self.read(path)
+        if data is None:
+            if not create:
+                raise ChangeFailed(f"{self.name(path)} does not exist")
+            return parse_document(NEW_INDEX if path.name == "MEMORY.md" else "")
+        try:
+            return parse_document(decode_document(data, self.name(path)))
+        except DocumentError as exc:
+            raise ChangeFailed(str(exc)) from None
+
+    def save(self, path: Path, document: Document) -> None:
+        self.write(path, document.render().encode("utf-8"))
+
+    def checkpoint(self) -> dict[Path, bytes | None]:
+        return dict(self._current)
+
+    def rollback(self, checkpoint: dict[Path, bytes | None]) -> None:
+        self._current = dict(checkpoint)
+        for path in list(self._original):
+            if path not in self._current:
+                del self._original[path]
+
+    def changes(self) -> dict[Path, bytes | None]:
+        """Files whose final state differs from the disk: new bytes, or None to trash."""
+        return {p: d for p, d in self._current.items() if d != self._original.get(p)}
+
+    def link_resolves(self, source: Path, target: str) -> bool:
+        relative = self.name(source) if self._inside(source) else source.name
+        for candidate in link_candidates(relative, target):
+            if self.exists(self.memory_dir / candidate):
+                return True
+        return False
+
+    def name(self, path: Path) -> str:
+        return path.relative_to(self.memory_dir).as_posix() if self._inside(path) else str(path)
+
+    def _inside(self, path: Path) -> bool:
+        return path == self.memory_dir or self.memory_dir in path.parents

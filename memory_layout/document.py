@@ -1,0 +1,329 @@
+"""Parse and render memory Markdown (MEMORY.md, cluster files, topic files) losslessly.
+
+A document is a list of blocks, each holding the exact text of its lines. markdown-it-py finds the
+structure (headings and top-level list items, never a `#` inside a code fence); rendering joins the
+blocks back, so an unedited document gives back its bytes and an edit changes only its own lines.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal
+
+from markdown_it import MarkdownIt
+
+from .frontmatter import Frontmatter, parse_frontmatter
+from .pointers import LIST_MARKER, EntryKind, Link, Pointer, classify, strip_marker
+
+BOM = "\ufeff"
+BlockKind = Literal["frontmatter", "heading", "entry", "other"]
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+class DocumentError(ValueError):
+    """A file that cannot be treated as a memory document (binary, not UTF-8, too large)."""
+
+
+@dataclass
+class Block:
+    kind: BlockKind
+    text: str
+    start: int = -1  # first line in the original document, -1 when added by an edit
+    level: int = 0
+    title: str = ""
+
+    @property
+    def line_count(self) -> int:
+        return len(split_lines(self.text))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One top-level list item: a pointer or a note in the index."""
+
+    block: Block
+    section: str
+    line: int  # 1-based line of the entry in the rendered document
+
+    @property
+    def text(self) -> str:
+        """The entry's lines without the final line ending."""
+        return self.block.text.rstrip("\r\n")
+
+    @property
+    def headline(self) -> str:
+        """The first line without the list marker."""
+        return strip_marker(split_lines(self.block.text)[0].rstrip("\r\n"))
+
+    @property
+    def content(self) -> str:
+        """All lines of the entry without the list marker."""
+        first, *rest = split_lines(self.text) or [""]
+        return "".join([strip_marker(first), *rest])
+
+    @property
+    def pointer(self) -> Pointer:
+        return classify(self.content)
+
+    @property
+    def kind(self) -> EntryKind:
+        return self.pointer.kind
+
+    @property
+    def links(self) -> tuple[Link, ...]:
+        return self.pointer.links
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    level: int
+    heading: Block | None
+    entries: list[Entry]
+    line: int
+
+
+@dataclass
+class Document:
+    blocks: list[Block]
+    bom: bool = False
+    newline: str = "\n"
+    frontmatter: Frontmatter | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        return (BOM if self.bom else "") + "".join(block.text for block in self.blocks)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _walk(self) -> Iterator[tuple[Block, int, str]]:
+        """Each block with its 1-based line in the rendered document and its section name."""
+        line, section = 1, ""
+        for block in self.blocks:
+            if block.kind == "heading":
+                section = block.title
+            yield block, line, section
+            line += block.line_count
+
+    def entries(self) -> list[Entry]:
+        return [Entry(b, s, n) for b, n, s in self._walk() if b.kind == "entry"]
+
+    def sections(self) -> list[Section]:
+        """Sections in order; entries before the first heading form a section named ''."""
+        result: list[Section] = []
+        current = Section("", 0, None, [], 1)
+        for block, line, name in self._walk():
+            if block.kind == "heading":
+                if current.heading is not None or current.entries:
+                    result.append(current)
+                current = Section(name, block.level, block, [], line)
+            elif block.kind == "entry":
+                current.entries.append(Entry(block, name, line))
+        if current.heading is not None or current.entries:
+            result.append(current)
+        return result
+
+    def section(self, name: str) -> Section | None:
+        wanted = normalize_title(name)
+        return next((s for s in self.sections() if normalize_title(s.name) == wanted), None)
+
+    def find_entry(self, text: str) -> Entry | None:
+        """The entry whose text equals `text` (ignoring trailing whitespace and line endings)."""
+        wanted = _comparable(text)
+        return next((e for e in self.entries() if _comparable(e.text) == wanted), None)
+
+    # -- editing ---------------------------------------------------------------------------
+
+    def replace_entry(self, entry: Entry, new_text: str) -> None:
+        """Replace one entry's lines; every other line keeps its bytes."""
+        entry.block.text = self._lines(new_text)
+
+    def remove_entry(self, entry: Entry) -> None:
+        index = self._index_of(entry.block)
+        del self.blocks[index]
+
+    def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
+        """Append an entry to `section`, creating the section at the end when missing."""
+        block = Block("entry", self._lines(as_list_item(text)))
+        target = self.section(section) if section else None
+        if target is None and section:
+            self._ensure_trailing_newline(len(self.blocks))
+            if self.blocks and self.render().strip():
+                self.blocks.append(Block("other", self.newline))
+            hashes = "#" * max(1, level)
+            self.blocks.append(
+                Block("heading", f"{hashes} {section}{self.newline}", level=level, title=section)
+            )
+            self.blocks.append(block)
+            return
+        if target is not None and target.entries:
+            anchor = self._index_of(target.entries[-1].block) + 1
+        elif target is not None and target.heading is not None:
+            anchor = self._index_of(target.heading) + 1
+        else:
+            anchor = self._first_body_index()
+        self._ensure_trailing_newline(anchor)
+        self.blocks.insert(anchor, block)
+
+    def replace_section_entries(self, section: str, texts: list[str]) -> None:
+        """Put `texts` where the section's entries were (used when a section moves to a cluster)."""
+        target = self.section(section)
+        if target is None:
+            raise KeyError(section)
+        for entry in target.entries[1:]:
+            self.remove_entry(entry)
+        if target.entries:
+            first = target.entries[0].block
+            index = self._index_of(first)
+            self.blocks[index : index + 1] = [Block("entry", self._lines(as_list_item(t))) for t in texts]
+        else:
+            for text in texts:
+                self.add_entry(section, text)
+
+    def _lines(self, text: str) -> str:
+        body = text.rstrip("\r\n")
+        return self.newline.join(line.rstrip("\r") for line in body.split("\n")) + self.newline
+
+    def _index_of(self, block: Block) -> int:
+        for index, candidate in enumerate(self.blocks):
+            if candidate is block:
+                return index
+        raise ValueError("block is not part of this document")
+
+    def _first_body_index(self) -> int:
+        index = 0
+        while index < len(self.blocks) and self.blocks[index].kind == "frontmatter":
+            index += 1
+        if (
+            index < len(self.blocks)
+            and self.blocks[index].kind == "heading"
+            and self.blocks[index].level == 1
+        ):
+            index += 1
+        return index
+
+    def _ensure_trailing_newline(self, anchor: int) -> None:
+        if anchor > 0 and not self.blocks[anchor - 1].text.endswith("\n"):
+            self.blocks[anchor - 1].text += self.newline
+
+
+def as_list_item(text: str) -> str:
+    """`text` as a list item: a `- ` marker is added unless it already has one."""
+    return text if LIST_MARKER.match(text) else f"- {text.lstrip()}"
+
+
+def split_lines(text: str) -> list[str]:
+    """Lines with their endings; only `\\n` ends a line (a lone `\\r` is ordinary text)."""
+    return _LINE.findall(text)
+
+
+def normalize_title(title: str) -> str:
+    return " ".join(title.strip().strip("#").split()).casefold()
+
+
+def _comparable(text: str) -> str:
+    return "\n".join(line.rstrip() for line in text.replace("\r\n", "\n").rstrip("\n").split("\n"))
+
+
+@lru_cache(maxsize=1)
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark")
+
+
+def _split_frontmatter(lines: list[str]) -> tuple[int, Frontmatter | None, str | None]:
+    """How many lines the frontmatter takes, the parsed frontmatter, and a warning if broken."""
+    if not lines or lines[0].rstrip("\r\n").rstrip() != "---":
+        return 0, None, None
+    for index in range(1, len(lines)):
+        if lines[index].rstrip("\r\n").rstrip() in ("---", "..."):
+            raw = "".join(lines[: index + 1])
+            inner = "".join(line.replace("\r\n", "\n") for line in lines[1:index])
+            matter = parse_frontmatter(raw, inner)
+            return index + 1, matter, matter.error
+    return 0, None, "broken frontmatter: no closing '---'"
+
+
+def parse_document(text: str) -> Document:
+    """Parse Markdown text into blocks; never raises for any string."""
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    lines = split_lines(text)
+    crlf = text.count("\r\n")
+    newline = "\r\n" if crlf and crlf * 2 >= text.count("\n") else "\n"
+    skip, matter, warning = _split_frontmatter(lines)
+    owners = _structure(lines[skip:], offset=skip)
+    blocks: list[Block] = []
+    if skip:
+        blocks.append(Block("frontmatter", "".join(lines[:skip]), start=0))
+    index = skip
+    while index < len(lines):
+        kind, end, level, title = owners.get(index, ("other", index + 1, 0, ""))
+        if kind == "other":
+            end = index + 1
+            while end < len(lines) and end not in owners:
+                end += 1
+        blocks.append(Block(kind, "".join(lines[index:end]), start=index, level=level, title=title))
+        index = end
+    warnings = [warning] if warning else []
+    if _has_unclosed_fence(lines[skip:]):
+        warnings.append("unclosed code fence: the rest of the file is read as code")
+    return Document(blocks, bom, newline, matter, warnings)
+
+
+def _structure(lines: list[str], offset: int) -> dict[int, tuple[BlockKind, int, int, str]]:
+    """Map the first line of each heading and top-level list item to (kind, end, level, title)."""
+    # markdown-it turns a lone \r into a line break; blank it so line numbers stay aligned.
+    source = "".join(line.replace("\r\n", "\n").replace("\r", " ") for line in lines)
+    tokens = _markdown().parse(source)
+    owners: dict[int, tuple[BlockKind, int, int, str]] = {}
+    for position, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        start, end = token.map[0] + offset, token.map[1] + offset
+        if token.type == "heading_open" and token.level == 0:
+            title = tokens[position + 1].content if position + 1 < len(tokens) else ""
+            owners[start] = ("heading", end, int(token.tag[1:]), title)
+        elif token.type == "list_item_open" and token.level == 1:
+            end = _trim_trailing_blank(lines, start - offset, end - offset) + offset
+            owners[start] = ("entry", end, 0, "")
+    return owners
+
+
+def _trim_trailing_blank(lines: list[str], start: int, end: int) -> int:
+    while end - 1 > start and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _has_unclosed_fence(lines: list[str]) -> bool:
+    fence: str | None = None
+    for line in lines:
+        match = _FENCE_OPEN.match(line)
+        if fence is None and match:
+            fence = match.group(1)
+        elif fence is not None and len(line.strip()) >= len(fence) and set(line.strip()) == {fence[0]}:
+            fence = None
+    return fence is not None
+
+
+MAX_DOCUMENT_BYTES = 4 * 1024 * 1024
+
+
+def decode_document(data: bytes, name: str = "file") -> str:
+    """Bytes to text for parsing; binary, non-UTF-8 and oversized files raise DocumentError."""
+    if len(data) > MAX_DOCUMENT_BYTES:
+        size = len(data) / 1_000_000
+        raise DocumentError(
+            f"{name} is {size:.1f} MB, over the {MAX_DOCUMENT_BYTES // 2**20} MiB limit for a memory file"
+        )
+    if b"\x00" in data[:8192]:
+        raise DocumentError(f"{name} looks binary (contains NUL bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(f"{name} is not valid UTF-8 (byte {exc.start})") from None

@@ -1,0 +1,105 @@
+"""Where Claude Code keeps a project's memory and transcripts.
+
+Claude Code names a project's directory under `<config>/projects/` after a *key*: the real,
+NFC-normalised path with every character outside `[A-Za-z0-9]` replaced by `-`. Memory lives under
+the git root's key, transcripts under the working directory's key. Keys longer than 200 characters
+are cut and given a hash suffix; the CLI and the SDK hash differently, so long keys match by prefix.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import unicodedata
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_KEY_LENGTH = 200
+_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
+
+
+def project_key(path: str | os.PathLike[str]) -> str:
+    """The directory name Claude Code uses for `path` (hash suffix omitted for long paths)."""
+    real = os.path.realpath(os.fspath(path))
+    key = _NON_ALNUM.sub("-", unicodedata.normalize("NFC", real))
+    return key[:MAX_KEY_LENGTH]
+
+
+def claude_home(explicit: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path:
+    """The Claude config dir: an explicit value, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
+    if explicit:
+        return Path(explicit).expanduser()
+    values: Mapping[str, str] = os.environ if env is None else env
+    configured = values.get("CLAUDE_CONFIG_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(values.get("HOME") or Path.home()) / ".claude"
+
+
+def find_git_root(start: str | os.PathLike[str]) -> Path | None:
+    """The nearest ancestor of `start` holding `.git` (a dir, or a file for worktrees)."""
+    current = Path(os.path.realpath(os.fspath(start)))
+    for candidate in (current, *current.parents):
+        if (candidate / ".git").exists():
+            return candidate
+    return None
+
+
+def match_project_dir(projects: Path, key: str) -> Path:
+    """The directory for `key` under `projects`, matching truncated long keys by prefix."""
+    exact = projects / key
+    if len(key) < MAX_KEY_LENGTH or exact.is_dir():
+        return exact
+    if projects.is_dir():
+        for child in sorted(projects.iterdir()):
+            if child.name.startswith(key) and child.is_dir():
+                return child
+    return exact
+
+
+@dataclass(frozen=True)
+class ProjectLayout:
+    """Every path the tool reads or writes for one project."""
+
+    project: Path
+    git_root: Path | None
+    claude_home: Path
+    memory_dir: Path
+    transcripts_dir: Path
+
+    @property
+    def index(self) -> Path:
+        return self.memory_dir / "MEMORY.md"
+
+    @property
+    def user_claude_md(self) -> Path:
+        return self.claude_home / "CLAUDE.md"
+
+    @property
+    def project_claude_md(self) -> Path:
+        return (self.git_root or self.project) / "CLAUDE.md"
+
+    @property
+    def last_consolidation(self) -> Path:
+        return self.memory_dir / ".last-consolidation"
+
+
+def resolve_layout(
+    project: str | os.PathLike[str],
+    *,
+    memory_dir: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> ProjectLayout:
+    """Resolve the memory dir and the transcripts dir of `project`; an explicit memory dir wins."""
+    project_path = Path(os.path.realpath(os.fspath(project)))
+    root = find_git_root(project_path)
+    config = claude_home(home, env)
+    projects = config / "projects"
+    if memory_dir is not None:
+        memory = Path(memory_dir).expanduser().absolute()
+    else:
+        memory = match_project_dir(projects, project_key(root or project_path)) / "memory"
+    transcripts = match_project_dir(projects, project_key(project_path))
+    return ProjectLayout(project_path, root, config, memory, transcripts)

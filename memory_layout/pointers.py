@@ -1,0 +1,140 @@
+"""Classify one memory entry: trigger pointer, always-on pointer, bare pointer (a defect) or note.
+
+Pointer format (every index entry is a load trigger, not a label):
+- trigger:   `**When <task-condition>:** <one-line takeaway>. → [detail](file.md)`
+- always-on: `<terse fact>. → [detail](file.md)`
+A link with nothing to say about when to open it is a bare pointer: loaded every session, never used.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class EntryKind(StrEnum):
+    TRIGGER = "trigger"
+    ALWAYS_ON = "always-on"
+    BARE = "bare"
+    NOTE = "note"
+
+
+@dataclass(frozen=True)
+class Link:
+    text: str
+    target: str
+
+    @property
+    def file(self) -> str:
+        """The linked path without its `#anchor`."""
+        return self.target.split("#", 1)[0]
+
+
+LIST_MARKER = re.compile(r"^(?P<indent>[ \t]*)(?P<marker>[-*+]|\d{1,9}[.)])(?P<space>[ \t]+|$)")
+_MD_LINK = re.compile(r"\[(?P<text>[^\]\n]*)\]\((?P<target><[^>\n]*>|[^)\s]+)(?:\s+\"[^\"\n]*\")?\)")
+_WIKI_LINK = re.compile(r"\[\[(?P<name>[^\]|#\n]+)(?:[|#][^\]\n]*)?\]\]")
+_BARE_FILENAME = re.compile(r"^`?[\w./-]+\.md`?$")
+_TRIGGER = re.compile(
+    r"^\*\*\s*(?P<cond>(?:when|before|after|if|while|whenever)\b[^*]*?)\s*:?\s*\*\*\s*:?\s*(?P<rest>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_ARROW_TAIL = re.compile(r"\s*(?:→|->|=>)\s*(?:see\s+)?$", re.IGNORECASE)
+_FILLER = re.compile(r"(?:→|->|=>|—|–|-|:|\.|,|;|\(|\)|\bsee\b|\bdetails?\b|\bmore\b|\s)+", re.IGNORECASE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def strip_marker(line: str) -> str:
+    """The text of a list item's first line without its bullet or number."""
+    match = LIST_MARKER.match(line)
+    return line[match.end() :] if match else line.lstrip()
+
+
+def is_memory_target(target: str) -> bool:
+    """A link that points at a local Markdown file (not a URL, not an anchor)."""
+    file = target.strip("<>").split("#", 1)[0]
+    return bool(file) and not _SCHEME.match(file) and file.lower().endswith(".md")
+
+
+def find_links(text: str) -> list[Link]:
+    """Markdown links and `[[wiki]]` links to memory files, in order of appearance."""
+    found: list[tuple[int, Link]] = []
+    for match in _MD_LINK.finditer(text):
+        target = match["target"].strip("<>")
+        if is_memory_target(target):
+            found.append((match.start(), Link(match["text"], target)))
+    for match in _WIKI_LINK.finditer(text):
+        name = match["name"].strip()
+        target = name if name.lower().endswith(".md") else f"{name}.md"
+        found.append((match.start(), Link(name, target)))
+    return [link for _, link in sorted(found, key=lambda pair: pair[0])]
+
+
+def _without_links(text: str) -> str:
+    return _WIKI_LINK.sub(" ", _MD_LINK.sub(" ", text))
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """What an entry says: its kind, trigger condition, takeaway and links."""
+
+    kind: EntryKind
+    trigger: str | None
+    takeaway: str
+    links: tuple[Link, ...]
+
+
+def classify(content: str) -> Pointer:
+    """Classify entry text (list marker already stripped; continuation lines allowed)."""
+    text = content.strip()
+    links = tuple(find_links(text))
+    trigger_match = _TRIGGER.match(text)
+    trigger = trigger_match["cond"].strip() if trigger_match else None
+    body = trigger_match["rest"] if trigger_match else text
+    takeaway = _ARROW_TAIL.sub("", _without_links(body)).strip()
+    if not links:
+        if _BARE_FILENAME.match(text):
+            return Pointer(EntryKind.BARE, None, "", (Link(text.strip("`"), text.strip("`")),))
+        return Pointer(EntryKind.NOTE, trigger, takeaway, links)
+    if trigger is not None and _FILLER.sub("", takeaway):
+        return Pointer(EntryKind.TRIGGER, trigger, takeaway, links)
+    if trigger is None and _FILLER.sub("", takeaway):
+        return Pointer(EntryKind.ALWAYS_ON, None, takeaway, links)
+    return Pointer(EntryKind.BARE, trigger, takeaway, links)
+
+
+def trigger_pointer(condition: str, takeaway: str, file: str | None = None) -> str:
+    """Render a trigger-form pointer line (without the list marker)."""
+    condition = condition.strip().rstrip(":").strip()
+    if condition.lower().startswith("when "):
+        condition = condition[5:]
+    text = f"**When {condition}:** {_sentence(takeaway)}"
+    return f"{text} → [detail]({file})" if file else text
+
+
+def always_on_pointer(fact: str, file: str | None = None) -> str:
+    """Render an always-on pointer line (without the list marker)."""
+    text = _sentence(fact)
+    return f"{text} → [detail]({file})" if file else text
+
+
+def _sentence(text: str) -> str:
+    text = " ".join(text.split())
+    return text if text.endswith((".", "!", "?", "`", ")")) else f"{text}."
+
+
+def rebase_links(text: str, source_dir: str, target_dir: str) -> str:
+    """Rewrite relative memory links in `text` as seen from `target_dir` instead of `source_dir`."""
+
+    def rewrite(match: re.Match[str]) -> str:
+        target = match["target"].strip("<>")
+        if not is_memory_target(target) or target.startswith("/"):
+            return match.group(0)
+        file, _, anchor = target.partition("#")
+        absolute = posixpath.normpath(posixpath.join(source_dir or ".", file))
+        moved = posixpath.relpath(absolute, target_dir or ".")
+        new_target = moved + (f"#{anchor}" if anchor else "")
+        return match.group(0).replace(f"({match['target']}", f"({new_target}", 1)
+
+    return _MD_LINK.sub(rewrite, text)
