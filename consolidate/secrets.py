@@ -59,9 +59,9 @@ def find_secrets(text: str) -> list[SecretMatch]:
             found.append(SecretMatch(kind, start, end))
     found.sort(key=lambda m: (m.start, -(m.end - m.start)))
     result: list[SecretMatch] = []
-    for match in found:
-        if not result or match.start >= result[-1].end:
-            result.append(match)
+    for candidate in found:
+        if not result or candidate.start >= result[-1].end:
+            result.append(candidate)
     return result
 
 
@@ -71,10 +71,10 @@ def redact(text: str) -> str:
     if not matches:
         return text
     parts, last = [], 0
-    for match in matches:
-        parts.append(text[last : match.start])
-        parts.append(f"[REDACTED:{match.kind}]")
-        last = match.end
+    for secret in matches:
+        parts.append(text[last : secret.start])
+        parts.append(f"[REDACTED:{secret.kind}]")
+        last = secret.end
     parts.append(text[last:])
     return "".join(parts)
 
