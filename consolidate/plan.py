@@ -188,7 +188,7 @@ def _describe(exc: ValidationError, raw: dict[str, Any]) -> str:
         name = item.get("id") if isinstance(item, dict) else None
         rest = ".".join(str(part) for part in location[2:]) or "proposal"
         where = f"proposal {name or '#' + str(location[1] + 1)}: {rest}"
-    message = error["msg"]
+    message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "missing":
         message = "missing field"
     elif error["type"] == "union_tag_invalid":

@@ -147,7 +147,7 @@ class Document:
         del self.blocks[index]
 
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
-        """Append an entry to `section`, creating the section at the end when missing."""
+        """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""
         block = Block("entry", self._lines(as_list_item(text)))
         target = self.section(section) if section else None
         if target is None and section:
@@ -165,7 +165,7 @@ class Document:
         elif target is not None and target.heading is not None:
             anchor = self._index_of(target.heading) + 1
         else:
-            anchor = self._first_body_index()
+            anchor = self._end_of_entries()
         self._ensure_trailing_newline(anchor)
         self.blocks.insert(anchor, block)
 
@@ -194,17 +194,12 @@ class Document:
                 return index
         raise ValueError("block is not part of this document")
 
-    def _first_body_index(self) -> int:
-        index = 0
-        while index < len(self.blocks) and self.blocks[index].kind == "frontmatter":
-            index += 1
-        if (
-            index < len(self.blocks)
-            and self.blocks[index].kind == "heading"
-            and self.blocks[index].level == 1
-        ):
-            index += 1
-        return index
+    def _end_of_entries(self) -> int:
+        """Just after the last entry, or at the end when there is none (entries without a section)."""
+        for index in range(len(self.blocks) - 1, -1, -1):
+            if self.blocks[index].kind == "entry":
+                return index + 1
+        return len(self.blocks)
 
     def _ensure_trailing_newline(self, anchor: int) -> None:
         if anchor > 0 and not self.blocks[anchor - 1].text.endswith("\n"):

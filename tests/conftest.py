@@ -4,11 +4,22 @@ and with model requests pointed at a closed loopback port so nothing can reach a
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from tests.helpers.gitrepo import GitRepo, init_repo
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # send2trash reads XDG_DATA_HOME once, at import: give the whole session its own trash.
+    os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="consolidate-tests-data-")
+
+
+def _session_trash() -> Path:
+    return Path(os.environ["XDG_DATA_HOME"]) / "Trash"
 
 
 @pytest.fixture(autouse=True)
@@ -17,7 +28,7 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(home / ".claude"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
+    shutil.rmtree(_session_trash(), ignore_errors=True)
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     monkeypatch.setenv("CONSOLIDATE_STATE_DIR", str(home / ".consolidate-state"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
@@ -46,7 +57,7 @@ def git_repo(tmp_path: Path) -> GitRepo:
 
 @pytest.fixture
 def trash_dir(isolated_env: Path) -> Path:
-    return isolated_env / ".local" / "share" / "Trash" / "files"
+    return _session_trash() / "files"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,0 +1,161 @@
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from consolidate.cli import main
+from consolidate.lock import run_lock
+from tests.helpers.memory import plan_dict, project_settings, proposal, snapshot_bytes, write_plan, write_tree
+
+INDEX = (
+    "# Project Memory\n\n## Notes\n- **When building:** run `make`. → [detail](build.md)\n- [bare](bare.md)\n"
+)
+
+
+@pytest.fixture
+def settings(git_repo, claude_home: Path):  # type: ignore[no-untyped-def]
+    s = project_settings(git_repo.path, claude_home)
+    write_tree(s.memory_dir, {"MEMORY.md": INDEX, "build.md": "make\n", "bare.md": "x\n", "lost.md": "y\n"})
+    return s
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_status_json_has_the_documented_fields(settings, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run(capsys, "status", str(settings.layout.project), "--json")
+    assert code == 0 and err == ""
+    status = json.loads(out)
+    assert status["memory_dir"] == str(settings.memory_dir)
+    assert status["index"] == {
+        "lines": 5,
+        "bytes": len(INDEX.encode()),
+        "budget_lines": 200,
+        "budget_bytes": 25000,
+        "over_budget": False,
+    }
+    assert status["sections"] == [{"name": "Project Memory", "entries": 0}, {"name": "Notes", "entries": 2}]
+    assert {(d["kind"], d["file"]) for d in status["defects"]} == {
+        ("bare-pointer", "MEMORY.md"),
+        ("orphan-topic", "lost.md"),
+    }
+    assert all(set(d) == {"kind", "file", "line", "detail"} for d in status["defects"])
+    assert status["topic_files"] == ["bare.md", "build.md", "lost.md"]
+    assert status["last_consolidation"] is None
+
+
+def test_status_plain_in_a_pipe(settings, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(capsys, "status", str(settings.layout.project))
+    assert code == 0
+    assert "index: 5/200 lines" in out
+    assert "| bare-pointer | MEMORY.md | 5 |" in out
+    assert "\x1b[" not in out
+
+
+@pytest.mark.parametrize("argv", [["--bogus"], ["status", "--nope"], [], ["apply"], ["frobnicate"]])
+def test_usage_errors_exit_2_with_one_line(capsys, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and err.startswith("consolidate")
+    assert "Traceback" not in err
+
+
+def _plan_file(settings, tmp_path: Path, proposals, **kw) -> Path:  # type: ignore[no-untyped-def]
+    return write_plan(tmp_path / "plan.json", plan_dict(settings, proposals, **kw))
+
+
+ADD = proposal(
+    "P1",
+    "ADD",
+    [{"op": "add_entry", "file": "MEMORY.md", "section": "Notes", "text": "New fact."}],
+    section="Notes",
+    summary="remember the new fact",
+)
+REMOVE = proposal(
+    "P2", "REMOVE", [{"op": "trash_file", "file": "lost.md"}], file="lost.md", summary="retire lost"
+)
+
+
+def test_apply_without_terminal_or_flags_is_refused(settings, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    before = snapshot_bytes(settings.memory_dir)
+    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])))
+    assert code == 2 and "pass --yes" in err
+    assert snapshot_bytes(settings.memory_dir) == before
+
+
+def test_apply_yes_then_undo(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(settings.memory_dir)
+    code, out, _ = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), "--yes")
+    assert code == 0
+    assert "| Learning | Action | Target | Status |" in out
+    assert "| retire lost | REMOVE | lost.md | done |" in out
+    assert "| remember the new fact | ADD | MEMORY.md → Notes | done |" in out
+    assert not (settings.memory_dir / "lost.md").exists()
+    code, out, _ = run(capsys, "undo", str(settings.layout.project))
+    assert code == 0 and "restored 2 file(s)" in out
+    assert snapshot_bytes(settings.memory_dir) == before
+    code, _, err = run(capsys, "undo", str(settings.layout.project))
+    assert code == 1 and "nothing to undo" in err
+
+
+def test_apply_only_selects(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), "--only", "P2")
+    assert code == 0
+    assert "retire lost" in out and "remember the new fact" not in out
+    assert "New fact." not in (settings.memory_dir / "MEMORY.md").read_text()
+    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])), "--only", "P9")
+    assert code == 2 and "unknown proposal(s): P9" in err
+
+
+def test_second_concurrent_apply_is_refused(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan = _plan_file(settings, tmp_path, [ADD])
+    with run_lock(settings.run_dir("locks") / "lock", "test"):
+        code, _, err = run(capsys, "apply", str(plan), "--yes")
+    assert code == 1
+    assert "another consolidate run" in err and err.count("\n") == 1
+    assert "New fact." not in (settings.memory_dir / "MEMORY.md").read_text()
+
+
+def test_path_escape_in_a_plan_writes_nothing(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    evil = proposal(
+        "P3",
+        "ADD",
+        [
+            {"op": "add_entry", "file": "MEMORY.md", "text": "fine"},
+            {"op": "write_file", "file": "../../../../../etc/evil.md", "content": "x"},
+        ],
+    )
+    before = snapshot_bytes(settings.memory_dir)
+    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, evil])), "--yes")
+    assert code == 2 and "proposal P3" in err and "'..' is not allowed" in err
+    assert snapshot_bytes(settings.memory_dir) == before
+
+
+def test_bad_plan_files_give_one_line(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{")
+    code, _, err = run(capsys, "apply", str(bad), "--yes")
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_interactive_select_applies_the_chosen(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.applying import run_apply
+    from consolidate.plan import load_plan
+
+    plan = load_plan(_plan_file(settings, tmp_path, [ADD, REMOVE]))
+    answers = iter(["s", "P1"])
+    out = io.StringIO()
+    report = run_apply(
+        plan, settings, only=None, yes=False, stdin=io.StringIO(), out=out, ask=lambda _: next(answers)
+    )
+    assert report is not None and [r.proposal.id for r in report.results] == ["P1"]
+    assert "### [ADD] Learning: remember the new fact" in out.getvalue()
+    assert "+- New fact." in out.getvalue()
+    assert (settings.memory_dir / "lost.md").exists()

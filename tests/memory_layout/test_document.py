@@ -1,0 +1,112 @@
+from __future__ import annotations
+
+from memory_layout import EntryKind, parse_document
+from memory_layout.document import split_lines
+
+INDEX = """\ufeff# Project Memory\r
+\r
+## Feedback\r
+- **When running tests:** use `make test`, not pytest directly. → [detail](testing.md)\r
+- [Bare label](bare.md)\r
+- plain inline note   \r
+\r
+```\r
+## not a section\r
+- not an entry\r
+```\r
+\r
+## Project\r
+- Deploys go through CI only. → [detail](deploy.md)\r
+- Claude-native [Title](native.md) — hook text\r
+"""
+
+
+def test_sections_and_entries_ignore_code_fences() -> None:
+    doc = parse_document(INDEX)
+    assert [s.name for s in doc.sections()] == ["Project Memory", "Feedback", "Project"]
+    feedback = doc.section("feedback")
+    assert feedback is not None
+    assert [e.kind for e in feedback.entries] == [EntryKind.TRIGGER, EntryKind.BARE, EntryKind.NOTE]
+    assert len(doc.section("Project").entries) == 2  # type: ignore[union-attr]
+
+
+def test_entry_kinds_and_links() -> None:
+    doc = parse_document(INDEX)
+    kinds = {e.headline[:20]: e.kind for e in doc.entries()}
+    assert kinds["Deploys go through C"] is EntryKind.ALWAYS_ON
+    assert kinds["Claude-native [Title"] is EntryKind.ALWAYS_ON
+    trigger = doc.entries()[0].pointer
+    assert trigger.trigger == "When running tests"
+    assert [link.file for link in trigger.links] == ["testing.md"]
+
+
+def test_editing_one_entry_changes_only_its_lines() -> None:
+    doc = parse_document(INDEX)
+    entry = doc.find_entry("- plain inline note")
+    assert entry is not None
+    doc.replace_entry(entry, "- **When editing notes:** keep them short.")
+    before, after = split_lines(INDEX.lstrip("\ufeff")), split_lines(doc.render().lstrip("\ufeff"))
+    assert len(before) == len(after)
+    changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+    assert changed == [5]
+    assert after[5] == "- **When editing notes:** keep them short.\r\n"
+    assert doc.render().startswith("\ufeff")
+
+
+def test_remove_and_add_keep_other_bytes() -> None:
+    doc = parse_document(INDEX)
+    doc.remove_entry(doc.find_entry("- [Bare label](bare.md)"))  # type: ignore[arg-type]
+    doc.add_entry("Project", "New fact. → [detail](new.md)")
+    doc.add_entry("Gotchas", "**When X:** do Y.")
+    text = doc.render()
+    assert "- [Bare label](bare.md)" not in text
+    assert "- Claude-native [Title](native.md) — hook text\r\n- New fact. → [detail](new.md)\r\n" in text
+    assert text.endswith("\r\n## Gotchas\r\n- **When X:** do Y.\r\n")
+    assert INDEX.replace("- [Bare label](bare.md)\r\n", "") in text
+
+
+def test_add_to_empty_section_and_file_without_final_newline() -> None:
+    doc = parse_document("# Project Memory\n\n## Empty\n\n## Next\n- a")
+    doc.add_entry("Empty", "first")
+    doc.add_entry("Next", "b")
+    assert doc.render() == "# Project Memory\n\n## Empty\n- first\n\n## Next\n- a\n- b\n"
+
+
+def test_multiline_entry_is_one_entry() -> None:
+    doc = parse_document("## S\n- first line\n  continued\n  - nested\n- second\n")
+    entries = doc.entries()
+    assert [e.text for e in entries] == ["- first line\n  continued\n  - nested", "- second"]
+
+
+def test_frontmatter_both_styles_and_unknown_keys() -> None:
+    flat = parse_document(
+        "---\nname: testing\ndescription: how to test\ntype: feedback\ncustom: 1\n---\nbody\n"
+    )
+    nested = parse_document("---\nname: x\nmetadata:\n  type: project\n  originSessionId: abc\n---\n# T\n")
+    assert flat.frontmatter is not None and flat.frontmatter.type == "feedback"
+    assert flat.frontmatter.data["custom"] == 1
+    assert nested.frontmatter is not None and nested.frontmatter.type == "project"
+    assert nested.frontmatter.data["metadata"]["originSessionId"] == "abc"
+    assert nested.sections()[0].name == "T"
+
+
+def test_broken_frontmatter_is_reported_and_preserved() -> None:
+    text = "---\nname: [unclosed\n---\n- entry\n"
+    doc = parse_document(text)
+    assert doc.render() == text
+    assert doc.warnings and doc.warnings[0].startswith("broken frontmatter")
+    unclosed = parse_document("---\nname: x\n- entry\n")
+    assert unclosed.warnings == ["broken frontmatter: no closing '---'"]
+
+
+def test_unclosed_code_fence_is_reported() -> None:
+    text = "## S\n- a\n```\n- not an entry\n"
+    doc = parse_document(text)
+    assert doc.render() == text
+    assert [e.text for e in doc.entries()] == ["- a"]
+    assert any("unclosed code fence" in w for w in doc.warnings)
+
+
+def test_trailing_spaces_and_lone_cr_survive() -> None:
+    text = "## S  \n- a\r- still a  \n\n"
+    assert parse_document(text).render() == text
