@@ -1,0 +1,42 @@
+"""Every example runs."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _load(name: str):  # type: ignore[no-untyped-def]
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(EXAMPLES))
+
+
+def test_example_project_builds_a_repo_memory_and_sessions(tmp_path: Path) -> None:
+    example = _load("example_project").build_example(tmp_path / "ex")
+    log = subprocess.run(
+        ["git", "log", "--oneline"], cwd=example.project, capture_output=True, text=True, check=True
+    )
+    assert len(log.stdout.splitlines()) == 3
+    assert (example.memory_dir / "MEMORY.md").read_text().startswith("# Project Memory\n")
+    assert len(list(example.transcripts_dir.glob("*.jsonl"))) == 2
+    assert not (example.project / "src/acme/settings.py").exists()
+
+
+def test_demo_runs_and_restores(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code = _load("demo").demo(tmp_path)
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "| generic advice with nothing project-specific | REMOVE | MEMORY.md → Feedback | done |" in out
+    assert "every byte restored: True" in out
