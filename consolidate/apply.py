@@ -31,6 +31,7 @@ from .plan import (
     Plan,
     Proposal,
     ReplaceEntry,
+    ReplaceText,
     TrashFile,
     WriteFile,
     WriteScope,
@@ -106,7 +107,7 @@ def apply_plan(
             result.status = f"failed: {exc}"
     changes = workspace.changes()
     report = ApplyReport(results)
-    if plan.mark_consolidation and (changes or results):
+    if plan.mark_consolidation:
         marker = scope.memory_dir / ".last-consolidation"
         changes[marker] = (datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") + "\n").encode()
         report.marker_written = True
@@ -156,8 +157,23 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
             raise ChangeFailed(f"entry not found in {change.file}: {change.text[:60]!r}")
         doc.remove_entry(entry)
         ws.save(path, doc)
+    elif isinstance(change, ReplaceText):
+        _replace_text(ws, change, path)
     elif isinstance(change, ClusterSection):
         _cluster(ws, change, path, paths[change.cluster_file])
+
+
+def _replace_text(ws: Workspace, change: ReplaceText, path: Path) -> None:
+    data = ws.read(path)
+    if data is None:
+        raise ChangeFailed(f"{change.file} does not exist")
+    text = data.decode("utf-8", "replace")
+    count = text.count(change.old)
+    if count != 1:
+        where = "not found" if count == 0 else f"found {count} times"
+        raise ChangeFailed(f"text {where} in {change.file}: {change.old[:60]!r}")
+    ws.write(path, text.replace(change.old, change.new).encode("utf-8"))
+    _check_links(ws, path, change.new)
 
 
 def _check_links(ws: Workspace, path: Path, text: str) -> None:

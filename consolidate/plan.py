@@ -56,6 +56,12 @@ class DropEntry(_Change):
     text: str = Field(min_length=1)
 
 
+class ReplaceText(_Change):
+    op: Literal["replace_text"]
+    old: str = Field(min_length=1)
+    new: str
+
+
 class WriteFile(_Change):
     op: Literal["write_file"]
     content: str
@@ -75,7 +81,7 @@ class ClusterSection(_Change):
 
 
 Change = Annotated[
-    AddEntry | ReplaceEntry | DropEntry | WriteFile | TrashFile | ClusterSection,
+    AddEntry | ReplaceEntry | DropEntry | ReplaceText | WriteFile | TrashFile | ClusterSection,
     Field(discriminator="op"),
 ]
 
@@ -128,6 +134,9 @@ class Plan(_Model):
     snapshot: dict[str, str] = Field(default_factory=dict)
     proposals: list[Proposal] = Field(default_factory=list)
     mark_consolidation: bool = False
+    notes: list[str] = Field(default_factory=list)
+    usage: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tokens and cost per agent
+    gather: dict[str, Any] = Field(default_factory=dict)  # how phase 2 went: skips, fallbacks, failures
 
     @field_validator("proposals")
     @classmethod
@@ -147,7 +156,7 @@ class Plan(_Model):
     def select(self, only: list[str] | None) -> list[Proposal]:
         """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""
         chosen = self.proposals
-        if only:
+        if only is not None:
             known = {p.id for p in self.proposals}
             unknown = [pid for pid in only if pid not in known]
             if unknown:

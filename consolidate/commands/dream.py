@@ -1,0 +1,59 @@
+"""consolidate dream [PROJECT]"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+HELP = "consolidate memory: audit what is remembered, mine recent sessions, review and apply the diffs"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    parser.add_argument("--engine", help="offline (default), claude-sdk, anthropic, or scripted:FILE")
+    parser.add_argument(
+        "--yes", "-y", action="store_true", help="apply every proposal without asking (not L0)"
+    )
+    parser.add_argument("--only", help="apply only these proposal ids, e.g. P1,P3")
+    parser.add_argument("--dry-run", action="store_true", help="show the proposals, write nothing")
+    parser.add_argument(
+        "--json", action="store_true", help="print the plan as JSON on stdout (messages on stderr)"
+    )
+    parser.add_argument(
+        "--plan-out", metavar="FILE", help="write the plan to FILE (apply it later with `consolidate apply`)"
+    )
+    parser.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="mine sessions since WHEN (ISO date or 7d, 12h) instead of the last consolidation",
+    )
+    parser.add_argument(
+        "--max-add", type=int, default=7, metavar="N", help="at most N new learnings per run (default 7)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..dream.run import DreamOptions, check_options, run_dream
+    from ..errors import UsageError
+    from ..settings import load_settings
+    from ..timeparse import parse_since
+    from .apply import parse_ids
+
+    if not 1 <= args.max_add <= 50:
+        raise UsageError("--max-add must be between 1 and 50")
+    options = DreamOptions(
+        engine=args.engine,
+        yes=args.yes,
+        only=parse_ids(args.only),
+        dry_run=args.dry_run,
+        json=args.json,
+        plan_out=Path(args.plan_out) if args.plan_out else None,
+        since=parse_since(args.since) if args.since else None,
+        max_add=args.max_add,
+    )
+    check_options(options)
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    result = run_dream(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
+    return 0 if result.report is None or result.report.ok else 1

@@ -1,0 +1,1 @@
+"""The dream: orient → gather → synthesise → review → apply, each phase a function over plain data."""

@@ -1,0 +1,223 @@
+"""Synthesis (c): discovered learnings become ADDs (or EDITs of the entry they update), deduplicated
+against every layer, ranked by impact, capped, and written in the pointer format with a topic file."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from memory_layout import INDEX, render_frontmatter
+from memory_layout.pointers import always_on_pointer, trigger_pointer
+
+from ..models import Candidate
+from ..secrets import has_secret
+from .drafts import Draft, locate_entry, plain
+from .orient import Snapshot
+from .similarity import TextIndex
+
+MAX_ADD = 7
+DUPLICATE = 0.75
+KIND_TYPE = {
+    "correction": "feedback",
+    "rejection": "feedback",
+    "preference": "feedback",
+    "remember": "project",
+    "decision": "project",
+    "error-fix": "reference",
+    "marker": "feedback",
+    "queue": "feedback",
+}
+TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
+_GENERIC = re.compile(
+    r"\b(?:clean code|best practices?|be careful|double[- ]check|write (?:good|more) tests|tests are important|"
+    r"keep (?:it|things) simple|read the docs|communicate clearly)\b",
+    re.IGNORECASE,
+)
+_TRANSIENT = re.compile(
+    r"\b(?:right now|for now|currently|at the moment|this session|temporarily|wip)\b", re.IGNORECASE
+)
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+@dataclass
+class Additions:
+    drafts: list[Draft] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    recorded_queue_ids: list[str] = field(default_factory=list)  # items already in memory: safe to ack
+    meta: list[str] = field(default_factory=list)  # repeatable workflows: suggest a skill or command
+
+
+def rank(candidate: Candidate) -> float:
+    return 0.5 * candidate.impact + 0.3 * candidate.confidence + 0.2 * min(candidate.frequency, 3) / 3
+
+
+def quality_problem(candidate: Candidate) -> str | None:
+    """Why a candidate fails the content-quality rules, or None when it passes."""
+    text = candidate.principle.strip()
+    if len(text.split()) < 3 and not re.search(r"[\u3040-\u9fff]", text):
+        return "too short to be a principle"
+    if len(text) > 300:
+        return "too long for an index entry"
+    if _GENERIC.search(text) and not re.search(r"`[^`]+`|\w+\.\w+|/", text):
+        return "generic best practice"
+    if _TRANSIENT.search(text):
+        return "transient state"
+    if has_secret(" ".join([candidate.principle, candidate.trigger, candidate.detail])):
+        return "contains a secret"
+    return None
+
+
+def additions(
+    candidates: list[Candidate], snapshot: Snapshot, *, claimed: set[tuple[str, str]], max_add: int = MAX_ADD
+) -> Additions:
+    result = Additions()
+    index = TextIndex(entry.text for entry in snapshot.known)
+    names = {name for name in snapshot.tree.files}
+    for candidate in sorted(candidates, key=rank, reverse=True):
+        if candidate.category == "NOISE":
+            continue
+        subject = plain(candidate.principle, 70)
+        problem = quality_problem(candidate)
+        if problem:
+            result.notes.append(f"dropped ({problem}): {subject}")
+            continue
+        if candidate.layer == "meta":
+            result.meta.append(candidate.principle)
+            continue
+        score, _ = index.best(f"{candidate.trigger} {candidate.principle}")
+        update = _update_target(candidate, snapshot, claimed)
+        if score >= DUPLICATE and update is None:
+            result.notes.append(f"already recorded: {subject}")
+            result.recorded_queue_ids.extend(q for q in [candidate.queue_id] if q)
+            continue
+        if len([d for d in result.drafts if d.action == "ADD"]) >= max_add and update is None:
+            result.notes.append(f"left for a later run (ADD cap {max_add}): {subject}")
+            continue
+        draft = _edit(candidate, update) if update else _add(candidate, snapshot, names)
+        index.add(f"{candidate.trigger} {candidate.principle}")
+        result.drafts.append(draft)
+    return result
+
+
+def _update_target(
+    candidate: Candidate, snapshot: Snapshot, claimed: set[tuple[str, str]]
+) -> tuple[str, str] | None:
+    """The index entry an UPDATE or CONTRADICT candidate rewrites, if it can be found and is free."""
+    if candidate.category not in ("UPDATE", "CONTRADICT") or not candidate.related.strip():
+        return None
+    for name in [INDEX] + [n for n in snapshot.tree.cluster_files()]:
+        entry = locate_entry(snapshot, name, candidate.related)
+        if entry is not None and (name, " ".join(entry.text.split()).lstrip("-*+ ")) not in claimed:
+            return name, entry.text
+    return None
+
+
+def _pointer(candidate: Candidate, file: str | None) -> str:
+    if candidate.trigger.strip():
+        return trigger_pointer(candidate.trigger, candidate.principle, file)
+    return always_on_pointer(candidate.principle, file)
+
+
+def _edit(candidate: Candidate, target: tuple[str, str]) -> Draft:
+    name, old = target
+    links = re.findall(r"→ \[[^\]]*\]\([^)]*\)\s*$", old)
+    new = "- " + _pointer(candidate, None) + (f" {links[0].strip()}" if links else "")
+    return _draft(
+        candidate,
+        "EDIT",
+        name,
+        "",
+        [{"op": "replace_entry", "file": name, "old": old, "new": new}],
+        rationale=f"{candidate.category}: the sessions changed what this entry says",
+    )
+
+
+def _add(candidate: Candidate, snapshot: Snapshot, names: set[str]) -> Draft:
+    layout = snapshot.settings.layout
+    if candidate.layer in ("L0", "L1"):
+        path = layout.user_claude_md if candidate.layer == "L0" else layout.project_claude_md
+        section = "Preferences" if candidate.layer == "L0" else (candidate.section or "Gotchas")
+        change = {"op": "add_entry", "file": str(path), "section": section, "text": _pointer(candidate, None)}
+        why = (
+            "universal preference: every session of every project"
+            if candidate.layer == "L0"
+            else "project convention"
+        )
+        return _draft(candidate, "ADD", str(path), section, [change], rationale=why)
+    kind = KIND_TYPE.get(candidate.kind, "feedback")
+    topic = _topic_name(kind, candidate, names)
+    names.add(topic)
+    section = candidate.section or TYPE_SECTIONS[kind]
+    changes: list[dict[str, Any]] = [
+        {"op": "write_file", "file": topic, "content": _topic_body(candidate, kind), "create_only": True},
+        {"op": "add_entry", "file": INDEX, "section": section, "text": _pointer(candidate, topic)},
+    ]
+    why = (
+        "working note with its detail on demand"
+        if candidate.layer != "L3"
+        else "detailed reference, loaded on demand"
+    )
+    return _draft(candidate, "ADD", INDEX, section, changes, rationale=why)
+
+
+def _draft(
+    candidate: Candidate,
+    action: str,
+    file: str,
+    section: str,
+    changes: list[dict[str, Any]],
+    *,
+    rationale: str,
+) -> Draft:
+    seen = f"seen {candidate.frequency}× " if candidate.frequency > 1 else ""
+    return Draft(
+        action=action,
+        summary=plain(candidate.principle, 90),
+        layer=candidate.layer if action == "ADD" else "L2",
+        file=file,
+        section=section,
+        rationale=f"{candidate.kind} {seen}— {rationale}",
+        category=candidate.category,
+        confidence=candidate.confidence,
+        sources=["discoverer"],
+        changes=changes,
+        evidence=candidate.evidence[:3],
+        queue_ids=[candidate.queue_id] if candidate.queue_id else [],
+    )
+
+
+def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
+    source = candidate.trigger if candidate.trigger.strip() else candidate.principle
+    words = [w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")]
+    slug = "_".join(words[:5])[:40].strip("_") or "learning"
+    name, number = f"{kind}_{slug}.md", 2
+    while name in taken:
+        name, number = f"{kind}_{slug}_{number}.md", number + 1
+    return name
+
+
+def _topic_body(candidate: Candidate, kind: str) -> str:
+    session = next((e.session for e in candidate.evidence if e.session), "")
+    metadata: dict[str, Any] = {"type": kind}
+    if session:
+        metadata["originSessionId"] = session
+    matter = render_frontmatter(
+        {
+            "name": plain(candidate.principle, 60),
+            "description": plain(candidate.principle, 140),
+            "metadata": metadata,
+        }
+    )
+    lines = [candidate.principle.strip(), ""]
+    quote = next((e.quote for e in candidate.evidence if e.quote), "")
+    if candidate.detail.strip():
+        lines += [candidate.detail.strip(), ""]
+    if quote:
+        lines += [f"**Why:** “{' '.join(quote.split())[:240]}”", ""]
+    if candidate.trigger.strip():
+        lines += [
+            f"**How to apply:** when {candidate.trigger.strip().removeprefix('When ').removeprefix('when ')}.",
+            "",
+        ]
+    return matter + "\n".join(lines).rstrip("\n") + "\n"

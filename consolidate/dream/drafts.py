@@ -1,0 +1,105 @@
+"""Shared pieces of synthesis: a draft proposal, where an entry lives, and plain text for summaries."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from memory_layout import CLUSTER_DIR, INDEX, Document, Entry
+
+from ..models import EvidenceRef
+from .orient import Snapshot
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MARKUP = re.compile(r"\*\*|__|`|^\s*[-*+]\s+|\s*(?:→|->)\s*$")
+
+
+@dataclass
+class Draft:
+    """A proposal before it gets an id and a diff."""
+
+    action: str
+    summary: str
+    layer: str
+    file: str
+    section: str
+    rationale: str
+    category: str
+    confidence: float
+    sources: list[str]
+    changes: list[dict[str, Any]]
+    evidence: list[EvidenceRef] = field(default_factory=list)
+    queue_ids: list[str] = field(default_factory=list)
+
+    def as_dict(self, pid: str) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "id": pid,
+            "action": self.action,
+            "summary": self.summary,
+            "layer": self.layer,
+            "target": {"file": self.file, "section": self.section},
+            "rationale": self.rationale,
+            "category": self.category,
+            "confidence": round(self.confidence, 2),
+            "sources": self.sources,
+            "evidence": [e.model_dump(exclude_defaults=True) for e in self.evidence],
+            "changes": self.changes,
+        }
+        if self.queue_ids:
+            data["queue_ids"] = self.queue_ids
+        return data
+
+
+def plain(text: str, limit: int = 90) -> str:
+    """Entry text without Markdown decoration, shortened for a summary line."""
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    flat = _MARKUP.sub("", _LINK.sub(r"\1", first)).strip()
+    flat = re.sub(r"\s*→\s*\S*$", "", flat).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def is_index_like(name: str) -> bool:
+    return name == INDEX or name.startswith(f"{CLUSTER_DIR}/")
+
+
+def layer_of(name: str, snapshot: Snapshot) -> str:
+    layout = snapshot.settings.layout
+    if Path(name).is_absolute():
+        return "L0" if Path(name) == layout.user_claude_md else "L1"
+    if name == INDEX:
+        return "L2"
+    return "L2c" if name.startswith(f"{CLUSTER_DIR}/") else "L3"
+
+
+def document(snapshot: Snapshot, name: str) -> Document | None:
+    file = snapshot.tree.files.get(name)
+    return file.document if file is not None else None
+
+
+def locate_entry(snapshot: Snapshot, name: str, text: str) -> Entry | None:
+    """The entry of an index-like file that `text` quotes (with or without its list marker)."""
+    doc = document(snapshot, name)
+    if doc is None or not text.strip():
+        return None
+    for candidate in (text, f"- {text.strip()}"):
+        found = doc.find_entry(candidate)
+        if found is not None:
+            return found
+    wanted = text.strip().lstrip("-*+ ").strip()
+    return next(
+        (e for e in doc.entries() if e.headline.strip() == wanted or e.content.strip() == wanted), None
+    )
+
+
+def pointing_entries(snapshot: Snapshot, topic: str) -> list[tuple[str, Entry]]:
+    """Index and cluster entries that link to the topic file `topic`."""
+    found = []
+    for name, file in snapshot.tree.files.items():
+        if file.document is None or file.is_topic:
+            continue
+        for entry in file.document.entries():
+            if any(snapshot.tree.resolve_link(name, link.file) == topic for link in entry.links):
+                found.append((name, entry))
+    return found

@@ -1,0 +1,112 @@
+"""Phase 1, orient: read everything once and record what the plan is made from.
+
+The snapshot holds the memory tree, both CLAUDE.md files, the recent git log, the verification targets
+the memories name, and a content hash of every file read — apply refuses a plan whose files changed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memory_layout import INDEX, MemoryTree, load_memory_tree
+
+from ..fsutil import ABSENT, atomic_write, digest_file
+from ..gitrepo import GitRepo
+from ..settings import Settings
+
+NEW_INDEX = "# Project Memory\n"
+_TARGET = re.compile(r"`([^`\n]{2,120})`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+\.\w{1,8})\b")
+
+
+@dataclass(frozen=True)
+class KnownEntry:
+    """One thing already remembered, on any layer, for deduplication."""
+
+    layer: str  # L0, L1, L2 (index), L2c (cluster), L3 (topic)
+    file: str
+    text: str
+
+
+@dataclass
+class Snapshot:
+    settings: Settings
+    tree: MemoryTree
+    created_index: bool
+    hashes: dict[str, str]
+    user_claude_md: str
+    project_claude_md: str
+    git_log: list[str]
+    targets: list[str] = field(default_factory=list)
+    known: list[KnownEntry] = field(default_factory=list)
+
+    @property
+    def memory_dir(self) -> Path:
+        return self.settings.memory_dir
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def verification_targets(texts: list[str], limit: int = 200) -> list[str]:
+    """Paths, symbols and commands the memories name (backticked items and path-like words)."""
+    found: dict[str, None] = {}
+    for text in texts:
+        for match in _TARGET.finditer(text):
+            found[(match.group(1) or match.group(2)).strip()] = None
+            if len(found) >= limit:
+                return list(found)
+    return list(found)
+
+
+def known_entries(
+    tree: MemoryTree, user_md: str, project_md: str, user_path: Path, project_path: Path
+) -> list[KnownEntry]:
+    known: list[KnownEntry] = []
+    for name, file in sorted(tree.files.items()):
+        if file.document is None:
+            continue
+        layer = "L2" if file.is_index else "L2c" if file.is_cluster else "L3"
+        if file.is_topic:
+            known.append(KnownEntry(layer, name, file.document.render()))
+        else:
+            known.extend(KnownEntry(layer, name, entry.text) for entry in file.document.entries())
+    for layer, text, path in (("L0", user_md, user_path), ("L1", project_md, project_path)):
+        known.extend(
+            KnownEntry(layer, str(path), line.strip()) for line in text.splitlines() if len(line.strip()) > 8
+        )
+    return known
+
+
+def orient(settings: Settings, *, create: bool = True) -> Snapshot:
+    """Read the memory dir, both CLAUDE.md files and git; create MEMORY.md when absent (unless dry)."""
+    layout = settings.layout
+    index = layout.memory_dir / INDEX
+    created = not index.exists()
+    if created and create:
+        atomic_write(index, NEW_INDEX.encode())
+    tree = load_memory_tree(layout.memory_dir)
+    hashes = {name: file.digest for name, file in sorted(tree.files.items()) if file.error is None}
+    hashes.setdefault(INDEX, digest_file(index))
+    user_md, project_md = _read_text(layout.user_claude_md), _read_text(layout.project_claude_md)
+    for path in (layout.user_claude_md, layout.project_claude_md):
+        hashes[str(path)] = digest_file(path) if path.exists() else ABSENT
+    repo = GitRepo.find(layout.git_root or layout.project)
+    git_log = repo.recent(20) if repo is not None else []
+    texts = [f.document.render() for f in tree.files.values() if f.document is not None]
+    return Snapshot(
+        settings,
+        tree,
+        created,
+        hashes,
+        user_md,
+        project_md,
+        git_log,
+        targets=verification_targets(texts),
+        known=known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md),
+    )

@@ -1,0 +1,92 @@
+"""`consolidate remember "X"`: the early exit — no agents, no marker. Resolve the memory, check for a
+duplicate, pick the layer, propose one change and apply it once confirmed."""
+
+from __future__ import annotations
+
+import re
+from typing import Literal, TextIO
+
+from ..apply import ApplyReport, apply_plan
+from ..applying import print_summary
+from ..console import print_markdown
+from ..errors import UsageError
+from ..models import Candidate
+from ..review import Ask, ask_approval, render_proposal
+from ..runs import journal_dir, write_scope, writing_run
+from ..secrets import has_secret
+from ..settings import Settings
+from .additions import additions
+from .gather import GatherResult
+from .orient import orient
+from .synthesize import build_plan
+
+_CONSOLIDATION = re.compile(
+    r"^\W*(?:please\s+)?(?:consolidate|dream|extract[ -]learnings|clean\s*up\s+(?:the\s+)?memor(?:y|ies))\b",
+    re.IGNORECASE,
+)
+_CONDITION = re.compile(
+    r"^(?P<cond>(?:when|whenever|before|after|if)\s+.+?)\s*[,:]\s+(?P<rule>.+)$", re.IGNORECASE | re.DOTALL
+)
+_UNIVERSAL = re.compile(
+    r"\b(?:in (?:all|every) projects?|everywhere|in every session|globally|all my projects)\b", re.IGNORECASE
+)
+LayerChoice = Literal["L0", "L1", "L2", "L3"]
+
+
+def candidate_from_text(text: str, layer: LayerChoice | None, section: str | None) -> Candidate:
+    text = " ".join(text.split())
+    if len(text) < 5:
+        raise UsageError("nothing to remember: give the fact or rule as text")
+    if _CONSOLIDATION.match(text):
+        raise UsageError(f"{text!r} is a consolidation request, not a fact: run `consolidate dream`")
+    if has_secret(text):
+        raise UsageError(
+            "refusing to remember a secret (token, password or key); store it in a secret manager"
+        )
+    match = _CONDITION.match(text)
+    trigger, rule = (match["cond"], match["rule"]) if match else ("", text)
+    chosen = layer or ("L0" if _UNIVERSAL.search(text) else "L2")
+    return Candidate(
+        kind="remember",
+        category="FILL_GAP",
+        principle=rule,
+        trigger=trigger,
+        layer=chosen,
+        section=section or "",
+        confidence=0.95,
+        impact=0.6,
+    )
+
+
+def remember(
+    settings: Settings,
+    text: str,
+    *,
+    layer: LayerChoice | None = None,
+    section: str | None = None,
+    yes: bool = False,
+    out: TextIO,
+    ask: Ask | None = None,
+) -> ApplyReport | None:
+    candidate = candidate_from_text(text, layer, section)
+    with writing_run(settings):
+        snapshot = orient(settings)
+        found = additions([candidate], snapshot, claimed=set(), max_add=1)
+        if not found.drafts:
+            out.write(f"already remembered: {found.notes[0] if found.notes else text}\n")
+            return None
+        plan = build_plan(snapshot, GatherResult(), "remember", found.drafts[:1], [])
+        proposal = plan.proposals[0]
+        print_markdown(render_proposal(proposal, proposal.diff), out)
+        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or input, out)
+        if yes and proposal.layer == "L0":
+            out.write("L0 changes every session of every project: confirm without --yes\n")
+            return None
+        if not approved:
+            out.write("nothing remembered\n")
+            return None
+        report = apply_plan(
+            plan, write_scope(settings), only=approved, confirm_l0=True, journal_dir=journal_dir(settings)
+        )
+    print_summary(report, out)
+    return report

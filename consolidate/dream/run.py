@@ -1,0 +1,170 @@
+"""`consolidate dream`: orient → gather → synthesise → review → apply, under the memory dir's lock."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TextIO
+
+from ..apply import ApplyReport, apply_plan
+from ..applying import print_summary
+from ..console import is_terminal, print_markdown, warn
+from ..engines import get_engine
+from ..errors import UsageError
+from ..fsutil import atomic_write
+from ..plan import Plan
+from ..progress import Progress
+from ..review import Ask, ask_approval, render_proposal
+from ..runs import journal_dir, write_scope, writing_run
+from ..settings import Settings
+from ..status import read_marker
+from .gather import GatherResult, gather
+from .orient import orient
+from .synthesize import Synthesis, synthesize
+
+
+@dataclass
+class DreamOptions:
+    engine: str | None = None
+    yes: bool = False
+    only: list[str] | None = None
+    dry_run: bool = False
+    json: bool = False
+    plan_out: Path | None = None
+    since: datetime | None = None
+    max_add: int = 7
+
+
+@dataclass
+class DreamResult:
+    plan: Plan
+    gathered: GatherResult
+    report: ApplyReport | None = None
+    acked: list[str] | None = None
+
+
+def run_dream(
+    settings: Settings,
+    options: DreamOptions,
+    *,
+    out: TextIO,
+    err: TextIO,
+    stdin: TextIO,
+    ask: Ask | None = None,
+) -> DreamResult:
+    engine = get_engine(options.engine)
+    progress = Progress(err)
+    with writing_run(settings):
+        snapshot = orient(settings, create=not options.dry_run)
+        if snapshot.created_index:
+            progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
+        items = _queue_items(settings)
+        since = options.since or read_marker(settings.memory_dir)
+        gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
+        synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
+        _report_gather(gathered, synthesis, progress)
+        plan = synthesis.plan
+        if options.plan_out:
+            atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
+            progress.say(f"plan written to {options.plan_out}")
+        if options.json:
+            out.write(plan.to_json())
+        ids, confirm_l0, rejected = _review(
+            plan, options, out=err if options.json else out, stdin=stdin, ask=ask
+        )
+        if ids is None:
+            return DreamResult(plan, gathered)
+        report = None
+        if ids or plan.mark_consolidation:
+            report = apply_plan(
+                plan,
+                write_scope(settings),
+                only=ids,
+                confirm_l0=confirm_l0,
+                journal_dir=journal_dir(settings),
+            )
+    if report is not None:
+        print_summary(report, err if options.json else out)
+    acked = _ack(settings, plan, report, rejected + synthesis.recorded_queue_ids)
+    return DreamResult(plan, gathered, report, acked)
+
+
+def _review(
+    plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None
+) -> tuple[list[str] | None, bool, list[str]]:
+    """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids."""
+    everything = [p.id for p in plan.proposals]
+    if options.only is not None:
+        plan.select(options.only)
+        return options.only, True, []
+    if options.yes:
+        return everything, False, []
+    if not options.json:
+        for proposal in plan.select(None):
+            print_markdown(render_proposal(proposal, proposal.diff), out)
+        if not plan.proposals:
+            out.write("no proposals: memory is consistent with the sessions and the code\n")
+    if options.dry_run or options.json or options.plan_out:
+        return None, False, []
+    if not plan.proposals:
+        return [], False, []
+    if ask is None and not is_terminal(stdin):
+        warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
+        return None, False, []
+    approved = ask_approval(plan.select(None), ask or input, out)
+    rejected = [q for p in plan.proposals if p.id not in approved for q in _queue_ids(p)]
+    return approved, True, rejected
+
+
+def _queue_ids(proposal: Any) -> list[str]:
+    return list((proposal.model_extra or {}).get("queue_ids", []))
+
+
+def _queue_items(settings: Settings) -> list[dict[str, Any]]:
+    from ..capture.queue import pending_items
+
+    try:
+        return pending_items(
+            settings.layout.git_root or settings.layout.project, home=settings.layout.claude_home
+        )
+    except Exception as exc:  # an unreadable queue must not stop the dream
+        warn(f"capture queue not read: {exc}")
+        return []
+
+
+def _ack(settings: Settings, plan: Plan, report: ApplyReport | None, extra: list[str]) -> list[str]:
+    """Ack queue items whose proposal was applied, explicitly rejected, or already recorded."""
+    ids = list(extra)
+    if report is not None:
+        ids += [q for r in report.results if r.done for q in _queue_ids(r.proposal)]
+    if not ids:
+        return []
+    from ..capture.queue import ack
+
+    return ack(
+        settings.layout.git_root or settings.layout.project,
+        dict.fromkeys(ids),
+        home=settings.layout.claude_home,
+    )
+
+
+def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progress) -> None:
+    for agent, reason in gathered.failures.items():
+        progress.say(f"{agent} failed: {reason}")
+    if gathered.fallback:
+        progress.say("discoverer fallback: scanned the most recent sessions deterministically")
+    for agent, usage in gathered.usage().items():
+        if usage.input_tokens or usage.output_tokens:
+            progress.say(
+                f"{agent}: {usage.input_tokens} input + {usage.output_tokens} output tokens, "
+                f"${usage.cost_usd:.4f} ({usage.model or 'model'}, {usage.turns} turns)"
+            )
+    for note in synthesis.notes:
+        progress.say(f"note: {note}")
+
+
+def check_options(options: DreamOptions) -> None:
+    if options.yes and options.only:
+        raise UsageError("--yes and --only are exclusive: --only already says what to apply")

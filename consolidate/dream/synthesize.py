@@ -1,0 +1,80 @@
+"""Phase 3, synthesise: turn the two reports into one reviewable plan.
+
+Order of pressure: retirements first (every auditor finding becomes a REMOVE/MERGE/EDIT), then
+clustering of what is still crowded, then the capped ADDs. Every proposal gets its diff from the same
+code that will apply it, and none may carry a secret.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from ..models import AuditReport, DiscoveryReport
+from ..plan import L0_WARNING, Plan, Proposal
+from ..review import preview_diff
+from ..runs import write_scope
+from ..secrets import has_secret
+from .additions import MAX_ADD, additions
+from .drafts import Draft
+from .gather import GatherResult
+from .orient import Snapshot
+from .pressure import cluster_drafts
+from .retire import retirements
+
+
+@dataclass
+class Synthesis:
+    plan: Plan
+    notes: list[str] = field(default_factory=list)
+    recorded_queue_ids: list[str] = field(default_factory=list)
+
+
+def synthesize(
+    snapshot: Snapshot, gathered: GatherResult, *, engine: str, max_add: int = MAX_ADD
+) -> Synthesis:
+    audit = gathered.audit or AuditReport()
+    discovery = gathered.discovery or DiscoveryReport()
+    retired, notes, claims = retirements(audit.findings, snapshot)
+    added = additions(list(discovery.candidates), snapshot, claimed=claims.keys, max_add=max_add)
+    drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
+    adds = [d for d in added.drafts if d.action == "ADD"]
+    clusters = cluster_drafts(snapshot, drafts + adds)
+    notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
+    ordered = drafts + clusters + adds
+    plan = build_plan(snapshot, gathered, engine, ordered, notes)
+    return Synthesis(plan, notes, added.recorded_queue_ids)
+
+
+def build_plan(
+    snapshot: Snapshot, gathered: GatherResult, engine: str, drafts: list[Draft], notes: list[str]
+) -> Plan:
+    layout = snapshot.settings.layout
+    proposals: list[Proposal] = []
+    for draft in drafts:
+        data = draft.as_dict(f"P{len(proposals) + 1}")
+        if has_secret(json.dumps(data["changes"], ensure_ascii=False)):
+            notes.append(f"dropped (would write a secret): {draft.summary}")
+            continue
+        if draft.layer == "L0":
+            data["warning"] = L0_WARNING
+        proposals.append(Proposal.model_validate(data))
+    plan = Plan(
+        engine=engine,
+        project=str(layout.project),
+        memory_dir=str(layout.memory_dir),
+        snapshot=snapshot.hashes,
+        proposals=proposals,
+        mark_consolidation=gathered.ran,
+        notes=notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()],
+    )
+    scope = write_scope(snapshot.settings)
+    for proposal in plan.proposals:
+        proposal.diff = preview_diff(plan, proposal, scope)
+    plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
+    plan.gather = {
+        "auditor_skipped": gathered.auditor_skipped,
+        "fallback": gathered.fallback,
+        "failures": gathered.failures,
+    }
+    return plan

@@ -1,0 +1,44 @@
+"""The offline engine: the deterministic auditor and discoverer, no network, the default."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from .base import AUDITOR, AgentOutput, AgentTask, Engine
+
+
+class OfflineEngine(Engine):
+    name = "offline"
+
+    async def run_agent(self, task: AgentTask) -> AgentOutput:
+        work = _audit if task.agent == AUDITOR else _discover
+        report = await asyncio.to_thread(work, task)
+        return AgentOutput(report)
+
+
+def _audit(task: AgentTask) -> dict:
+    from ..audit import audit
+
+    return audit(task.snapshot.settings, progress=_adapt(task, "entries audited")).model_dump(mode="json")
+
+
+def _discover(task: AgentTask) -> dict:
+    from ..discover import discover
+
+    snapshot = task.snapshot
+    report = discover(
+        snapshot.settings,
+        [entry.text for entry in snapshot.known],
+        since=task.since,
+        extra_items=task.queue_items,
+        progress=_adapt(task, "sessions scanned"),
+    )
+    return report.model_dump(mode="json")
+
+
+def _adapt(task: AgentTask, what: str) -> Callable[[int, int], None] | None:
+    if task.progress is None:
+        return None
+    progress = task.progress
+    return lambda done, total: progress(what, done, total)
