@@ -1,0 +1,110 @@
+"""Capture and hook settings from TOML: `<state dir>/config.toml`, then `<repo>/.consolidate.toml`.
+
+The project file wins key by key. A file that does not parse is skipped with a message (hooks log it),
+never an error: a typo in a config file must not break a session.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+USER_CONFIG = "config.toml"
+PROJECT_CONFIG = ".consolidate.toml"
+LEARNING = "learning"
+CHANNEL_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+LEARNING_SIGNAL = (
+    "{n} learning(s) pending — fold them into memory with `consolidate dream` "
+    "(the dream proposes each as a reviewable change and acks it once applied or rejected)"
+)
+
+# TOML table → (Config field, key in the table)
+_NUMBERS = {
+    "reminder": {
+        "hours": "reminder_hours",
+        "sessions": "reminder_sessions",
+        "cooldown_hours": "reminder_cooldown_hours",
+    },
+    "inject": {"max_lessons": "inject_max_lessons", "max_bytes": "inject_max_bytes"},
+    "watchdog": {"assistant_turns": "watchdog_turns", "user_chars": "watchdog_chars"},
+    "session_start": {"top_lessons": "top_lessons"},
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every knob of capture and the hooks, with the defaults of the spec."""
+
+    channels: dict[str, str] = field(default_factory=lambda: {LEARNING: LEARNING_SIGNAL})
+    reminder_hours: float = 24.0
+    reminder_sessions: int = 5
+    reminder_cooldown_hours: float = 12.0
+    inject_max_lessons: int = 3
+    inject_max_bytes: int = 4096
+    watchdog_turns: int = 2
+    watchdog_chars: int = 1000
+    top_lessons: int = 5
+    problems: tuple[str, ...] = ()
+
+    def signal(self, channel: str, count: int) -> str:
+        template = (
+            self.channels.get(channel)
+            or f"{{n}} {channel} item(s) pending — drain them with `consolidate dream`"
+        )
+        return template.replace("{n}", str(count))
+
+
+def load_config(state_dir: Path, repo: Path | None) -> Config:
+    """The user's config overlaid by the project's."""
+    config = Config()
+    for path in (state_dir / USER_CONFIG, (repo / PROJECT_CONFIG) if repo else None):
+        if path is not None and path.is_file():
+            config = _overlay(config, path)
+    return config
+
+
+def _overlay(config: Config, path: Path) -> Config:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return replace(config, problems=(*config.problems, f"{path}: skipped, {exc}"))
+    problems = list(config.problems)
+    changes: dict[str, Any] = {"channels": _channels(config.channels, data.get("channels"), path, problems)}
+    for table, keys in _NUMBERS.items():
+        section = data.get(table)
+        if not isinstance(section, dict):
+            continue
+        for key, attribute in keys.items():
+            value = section.get(key)
+            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                kind = _field_type(attribute)
+                changes[attribute] = kind(value)
+            elif value is not None:
+                problems.append(f"{path}: [{table}] {key} must be a non-negative number")
+    return replace(config, problems=tuple(problems), **changes)
+
+
+def _channels(current: dict[str, str], declared: object, path: Path, problems: list[str]) -> dict[str, str]:
+    channels = dict(current)
+    if declared is None:
+        return channels
+    if not isinstance(declared, dict):
+        problems.append(f"{path}: [channels] must be a table of channel tables")
+        return channels
+    for name, spec in declared.items():
+        if not CHANNEL_NAME.match(name):
+            problems.append(f"{path}: channel name {name!r} must be lowercase letters, digits, - or _")
+            continue
+        signal = spec.get("signal") if isinstance(spec, dict) else None
+        channels[name] = signal if isinstance(signal, str) and signal else channels.get(name, "")
+    return channels
+
+
+def _field_type(attribute: str) -> type:
+    for item in fields(Config):
+        if item.name == attribute:
+            return float if item.type in (float, "float") else int
+    return float

@@ -1,0 +1,23 @@
+"""consolidate hook EVENT (reads Claude Code's hook JSON on stdin)"""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "run a Claude Code hook: SessionStart, UserPromptSubmit, PreToolUse or Stop (JSON on stdin)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("event", help="the hook event name, as Claude Code names it")
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+    import sys
+
+    from ..hooks.entry import run_hook
+
+    env = dict(os.environ)
+    if args.claude_home:
+        env["CLAUDE_CONFIG_DIR"] = args.claude_home
+    return run_hook(args.event, sys.stdin, sys.stdout, env)

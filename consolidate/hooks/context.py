@@ -1,0 +1,57 @@
+"""Everything a hook handler needs, resolved once from the payload and the environment."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ..capture.config import Config, load_config
+from ..capture.places import claude_home, repo_root, state_root
+
+_SAFE_SESSION = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+
+
+@dataclass
+class HookContext:
+    event: str
+    payload: dict[str, Any]
+    env: Mapping[str, str]
+    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @cached_property
+    def home(self) -> Path:
+        return claude_home(None, self.env)
+
+    @cached_property
+    def state_dir(self) -> Path:
+        return state_root(self.home, self.env)
+
+    @cached_property
+    def cwd(self) -> str:
+        value = self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd()
+        return str(value)
+
+    @cached_property
+    def project(self) -> Path:
+        """The repository's main checkout: the key of the queue bucket and of the lesson store."""
+        return repo_root(self.cwd)
+
+    @cached_property
+    def config(self) -> Config:
+        return load_config(self.state_dir, self.project)
+
+    @property
+    def session_id(self) -> str:
+        value = str(self.payload.get("session_id") or "")
+        return value if _SAFE_SESSION.match(value) else ""
+
+    @property
+    def transcript_path(self) -> Path | None:
+        value = self.payload.get("transcript_path")
+        return Path(value) if isinstance(value, str) and value else None

@@ -1,0 +1,165 @@
+"""Episodes and the append-only log that records them.
+
+The log is JSONL. A line without `op` is an episode as captured (the seed engine's format, so its
+files read as they are); a line with `op` is a later event about one episode: `bump` (seen again) or
+`status` (promoted, archived, active). Reading folds the events onto the episodes in file order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+IMPACT = {"critical": 1.0, "high": 0.7, "medium": 0.4, "low": 0.1}
+TYPES = ("correction", "insight", "knowledge_gap")
+STATUSES = ("active", "promoted", "archived")
+_EPISODE_KEYS = {
+    "id", "ts", "type", "source", "context", "error", "rule", "why", "impact", "tags", "freq", "status",
+    "last_seen", "trigger", "origin",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """When a lesson is injected before a tool call; every field given must match."""
+
+    tool: str = ""  # regex on the tool name, e.g. "Bash" or "Edit|Write"
+    command: str = ""  # regex searched in tool_input.command
+    path: str = ""  # glob on tool_input.file_path / path / notebook_path
+    project: str = ""  # the call's cwd must be inside this directory
+    guard: bool = False  # deny the call instead of advising
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.tool or self.command or self.path)
+
+    def problem(self) -> str | None:
+        """Why this trigger cannot work (a regex that does not compile), or None."""
+        for name, pattern in (("tool", self.tool), ("command", self.command)):
+            if pattern:
+                try:
+                    re.compile(pattern)
+                except re.error as exc:
+                    return f"trigger {name} {pattern!r} is not a valid regex: {exc}"
+        return None
+
+    @classmethod
+    def from_record(cls, raw: object) -> Trigger | None:
+        if not isinstance(raw, dict):
+            return None
+        values = {key: str(raw.get(key) or "") for key in ("tool", "command", "path", "project")}
+        trigger = cls(**values, guard=_truthy(raw.get("guard")))
+        return None if trigger.is_empty and not trigger.project else trigger
+
+    def to_record(self) -> dict[str, Any]:
+        return {key: value for key, value in asdict(self).items() if value}
+
+
+@dataclass
+class Episode:
+    id: str
+    ts: str
+    rule: str
+    type: str = "correction"
+    source: str = "owner"
+    context: str = ""
+    error: str = ""
+    why: str = ""
+    impact: str = "medium"
+    tags: list[str] = field(default_factory=list)
+    freq: int = 1
+    status: str = "active"
+    last_seen: str = ""
+    trigger: Trigger | None = None
+    origin: str = ""  # the marker id a lesson block was captured from
+    extra: dict[str, Any] = field(default_factory=dict)  # keys we do not know, kept as written
+
+    @property
+    def seen(self) -> str:
+        return self.last_seen or self.ts
+
+    @classmethod
+    def from_record(cls, raw: dict[str, Any]) -> Episode | None:
+        identifier, rule = raw.get("id"), raw.get("rule")
+        if not isinstance(identifier, str) or not identifier or not isinstance(rule, str) or not rule.strip():
+            return None
+        tags = raw.get("tags")
+        return cls(
+            id=identifier,
+            ts=str(raw.get("ts") or ""),
+            rule=rule.strip(),
+            type=_text(raw, "type", "correction"),
+            source=_text(raw, "source", "owner"),
+            context=_text(raw, "context"),
+            error=_text(raw, "error"),
+            why=_text(raw, "why"),
+            impact=_choice(raw.get("impact"), IMPACT, "medium"),
+            tags=[str(t) for t in tags] if isinstance(tags, list) else [],
+            freq=_count(raw.get("freq")),
+            status=_choice(raw.get("status"), STATUSES, "active"),
+            last_seen=_text(raw, "last_seen"),
+            trigger=Trigger.from_record(raw.get("trigger")),
+            origin=_text(raw, "origin"),
+            extra={k: v for k, v in raw.items() if k not in _EPISODE_KEYS and k != "op"},
+        )
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "id": self.id, "ts": self.ts, "type": self.type, "source": self.source,
+            "context": self.context, "error": self.error, "rule": self.rule, "impact": self.impact,
+            "tags": self.tags, "freq": self.freq, "status": self.status,
+        }  # fmt: skip
+        for key in ("why", "last_seen", "origin"):
+            if getattr(self, key):
+                record[key] = getattr(self, key)
+        if self.trigger is not None:
+            record["trigger"] = self.trigger.to_record()
+        return {**self.extra, **record}
+
+
+def fold(records: Iterable[dict[str, Any]]) -> dict[str, Episode]:
+    """The current episodes, by id, with every event applied in order; bad lines are skipped."""
+    episodes: dict[str, Episode] = {}
+    for raw in records:
+        op = raw.get("op")
+        if op is None:
+            episode = Episode.from_record(raw)
+            if episode is not None and episode.id not in episodes:
+                episodes[episode.id] = episode
+            continue
+        target = episodes.get(str(raw.get("id")))
+        if target is None:
+            continue
+        if op == "bump":
+            target.freq += 1
+            target.last_seen = str(raw.get("ts") or target.last_seen)
+        elif op == "status" and raw.get("status") in STATUSES:
+            target.status = str(raw["status"])
+    return episodes
+
+
+def bump_event(identifier: str, ts: str) -> dict[str, Any]:
+    return {"op": "bump", "id": identifier, "ts": ts}
+
+
+def status_event(identifier: str, status: str, ts: str) -> dict[str, Any]:
+    return {"op": "status", "id": identifier, "status": status, "ts": ts}
+
+
+def _text(raw: dict[str, Any], key: str, default: str = "") -> str:
+    value = raw.get(key)
+    return value.strip() if isinstance(value, str) and value.strip() else default
+
+
+def _choice(value: object, allowed: Iterable[str], default: str) -> str:
+    return value if isinstance(value, str) and value in allowed else default
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 1
+
+
+def _truthy(value: object) -> bool:
+    return value is True or (isinstance(value, str) and value.strip().lower() in ("true", "yes", "1"))
