@@ -104,13 +104,13 @@ def classify(content: str) -> Pointer:
     return Pointer(EntryKind.BARE, trigger, takeaway, links)
 
 
-def trigger_pointer(condition: str, takeaway: str, file: str | None = None) -> str:
+def trigger_pointer(condition: str, takeaway: str, file: str | None = None, label: str = "detail") -> str:
     """Render a trigger-form pointer line (without the list marker)."""
     condition = condition.strip().rstrip(":").strip()
     if condition.lower().startswith("when "):
         condition = condition[5:]
     text = f"**When {condition}:** {_sentence(takeaway)}"
-    return f"{text} → [detail]({file})" if file else text
+    return f"{text} → [{label}]({file})" if file else text
 
 
 def always_on_pointer(fact: str, file: str | None = None) -> str:

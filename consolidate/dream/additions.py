@@ -11,7 +11,7 @@ from memory_layout import INDEX, render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
 
 from ..models import Candidate
-from ..secrets import has_secret
+from ..secrets import has_secret, redact
 from .drafts import Draft, locate_entry, plain
 from .orient import Snapshot
 from .similarity import TextIndex
@@ -77,7 +77,7 @@ def additions(
     for candidate in sorted(candidates, key=rank, reverse=True):
         if candidate.category == "NOISE":
             continue
-        subject = plain(candidate.principle, 70)
+        subject = redact(plain(candidate.principle, 70))
         problem = quality_problem(candidate)
         if problem:
             result.notes.append(f"dropped ({problem}): {subject}")
@@ -189,7 +189,9 @@ def _draft(
 
 def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
     source = candidate.trigger if candidate.trigger.strip() else candidate.principle
-    words = [w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")]
+    words = [
+        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
+    ]
     slug = "_".join(words[:5])[:40].strip("_") or "learning"
     name, number = f"{kind}_{slug}.md", 2
     while name in taken:
@@ -213,7 +215,7 @@ def _topic_body(candidate: Candidate, kind: str) -> str:
     quote = next((e.quote for e in candidate.evidence if e.quote), "")
     if candidate.detail.strip():
         lines += [candidate.detail.strip(), ""]
-    if quote:
+    if quote and TextIndex([candidate.principle]).best(quote)[0] < DUPLICATE:
         lines += [f"**Why:** “{' '.join(quote.split())[:240]}”", ""]
     if candidate.trigger.strip():
         lines += [

@@ -74,7 +74,10 @@ def cluster_drafts(snapshot: Snapshot, drafts: list[Draft]) -> list[Draft]:
                 "preamble": f"The {section} entries of MEMORY.md, moved here when the section outgrew "
                 f"{MAX_SECTION_ENTRIES} entries. Open the file whose trigger matches the task.",
                 "pointer": trigger_pointer(
-                    _cluster_trigger(section, target.entries), f"open the {section} index", cluster_file
+                    _cluster_trigger(section, target.entries),
+                    f"open the {section} index",
+                    cluster_file,
+                    label=section,
                 ),
             }
         )
@@ -122,11 +125,20 @@ def _reroute(drafts: list[Draft], routes: dict[str, str]) -> None:
 
 
 def _cluster_trigger(section: str, entries: list[Entry]) -> str:
-    conditions = [e.pointer.trigger for e in entries if e.pointer.trigger]
-    topics = [c.removeprefix("When ").removeprefix("when ") for c in conditions[:3]]
-    if topics:
-        return f"{', '.join(topics)} or another {section.lower()} topic"
-    return f"the task touches {section.lower()}"
+    """`working on http client, database, app factory or another reference topic`."""
+    conditions = [e.pointer.trigger or "" for e in entries]
+    topics = [
+        c.split(None, 1)[1] if c.lower().startswith("when ") and " " in c else c for c in conditions if c
+    ][:3]
+    if not topics:
+        return f"the task touches {section.lower()}"
+    words = [topic.split() for topic in topics]
+    shared = 0
+    while all(len(w) > shared + 1 for w in words) and len({w[shared].lower() for w in words}) == 1:
+        shared += 1
+    head = " ".join(words[0][:shared])
+    rest = [" ".join(w[shared:]) for w in words]
+    return f"{head + ' ' if head else ''}{', '.join(rest)} or another {section.lower()} topic"
 
 
 def _extract_bodies(entries: list[Entry], taken: set[str]) -> list[dict[str, Any]]:

@@ -14,7 +14,7 @@ from ..models import AuditReport, DiscoveryReport
 from ..plan import L0_WARNING, Plan, Proposal
 from ..review import preview_diff
 from ..runs import write_scope
-from ..secrets import has_secret
+from ..secrets import has_secret, redact
 from .additions import MAX_ADD, additions
 from .drafts import Draft
 from .gather import GatherResult
@@ -43,7 +43,7 @@ def synthesize(
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
     ordered = drafts + clusters + adds
     plan = build_plan(snapshot, gathered, engine, ordered, notes)
-    return Synthesis(plan, notes, added.recorded_queue_ids)
+    return Synthesis(plan, plan.notes, added.recorded_queue_ids)
 
 
 def build_plan(
@@ -54,7 +54,7 @@ def build_plan(
     for draft in drafts:
         data = draft.as_dict(f"P{len(proposals) + 1}")
         if has_secret(json.dumps(data["changes"], ensure_ascii=False)):
-            notes.append(f"dropped (would write a secret): {draft.summary}")
+            notes.append(f"dropped (would write a secret): {redact(draft.summary)}")
             continue
         if draft.layer == "L0":
             data["warning"] = L0_WARNING
@@ -66,7 +66,9 @@ def build_plan(
         snapshot=snapshot.hashes,
         proposals=proposals,
         mark_consolidation=gathered.ran,
-        notes=notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()],
+        notes=[
+            redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
+        ],
     )
     scope = write_scope(snapshot.settings)
     for proposal in plan.proposals:
