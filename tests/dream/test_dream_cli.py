@@ -1,0 +1,160 @@
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from consolidate.cli import main
+from consolidate.dream.run import DreamOptions, run_dream
+from consolidate.engines import AUDITOR, DISCOVERER
+from tests.helpers.memory import snapshot_bytes
+
+CLEAN = "- Write clean code and keep functions small."
+AUDIT = {
+    "findings": [
+        {
+            "category": "LOW-VALUE",
+            "file": "MEMORY.md",
+            "entry": CLEAN,
+            "action": "REMOVE",
+            "confidence": 0.85,
+            "evidence": "generic advice",
+        }
+    ],
+    "entries_audited": 34,
+}
+DISCOVERY = {
+    "candidates": [
+        {
+            "kind": "correction",
+            "principle": "use `uv add`, never `pip install`",
+            "trigger": "adding a dependency",
+            "confidence": 0.9,
+            "impact": 0.8,
+            "evidence": [{"session": "s1", "quote": "no, use uv add"}],
+        }
+    ],
+    "sessions_scanned": 2,
+}
+L0 = {
+    "candidates": [
+        {
+            "kind": "preference",
+            "principle": "answer in English even when asked in Russian",
+            "layer": "L0",
+            "confidence": 0.9,
+            "impact": 0.9,
+        }
+    ]
+}
+
+
+def script(tmp_path: Path, audit=AUDIT, discovery=DISCOVERY) -> str:  # type: ignore[no-untyped-def]
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({AUDITOR: [audit], DISCOVERER: [discovery]}))
+    return f"scripted:{path}"
+
+
+def dream(capsys, example, *args: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
+    code = main(["dream", str(example.project), "--claude-home", str(example.claude_home), *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_json_prints_only_the_plan_and_applies_nothing(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(example.memory_dir)
+    code, out, err = dream(capsys, example, "--engine", script(tmp_path), "--json")
+    assert code == 0
+    plan = json.loads(out)
+    assert [p["action"] for p in plan["proposals"]] == ["REMOVE", "CLUSTER", "ADD"]
+    assert plan["mark_consolidation"] is True and plan["engine"] == "scripted"
+    assert plan["snapshot"]["MEMORY.md"].startswith("sha256:")
+    assert "### [" not in out and "note:" not in out
+    assert snapshot_bytes(example.memory_dir) == before
+
+
+def test_without_a_terminal_the_dream_shows_and_does_not_hang(example, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    before = snapshot_bytes(example.memory_dir)
+    code, out, err = dream(capsys, example, "--engine", script(tmp_path))
+    assert code == 0
+    assert "### [REMOVE] Learning: LOW-VALUE: Write clean code and keep functions small.  (P1)" in out
+    assert "**Target:** MEMORY.md → Feedback" in out and "-- Write clean code" in out
+    assert "nothing applied" in err
+    assert snapshot_bytes(example.memory_dir) == before
+
+
+def test_dry_run_writes_nothing_even_for_a_new_memory(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (example.memory_dir / "MEMORY.md").unlink()
+    code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--dry-run")
+    assert code == 0 and "### [ADD]" in out
+    assert not (example.memory_dir / "MEMORY.md").exists()
+
+
+def test_yes_applies_and_marks_then_undo(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(example.memory_dir)
+    code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--yes")
+    assert code == 0
+    assert (
+        "| LOW-VALUE: Write clean code and keep functions small. | REMOVE | MEMORY.md → Feedback | done |"
+        in out
+    )
+    assert (example.memory_dir / ".last-consolidation").exists()
+    assert (example.memory_dir / "clusters" / "reference.md").exists()
+    assert main(["undo", str(example.project), "--claude-home", str(example.claude_home)]) == 0
+    assert snapshot_bytes(example.memory_dir) == before
+
+
+def test_plan_out_then_apply_only(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan_file = tmp_path / "plan.json"
+    code, _, _ = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(plan_file))
+    assert code == 0 and plan_file.exists()
+    home = ["--claude-home", str(example.claude_home)]
+    assert main(["apply", str(plan_file), "--only", "P3", *home]) == 0
+    out = capsys.readouterr().out
+    assert "| use uv add, never pip install | ADD | MEMORY.md → Feedback | done |" in out
+    text = (example.memory_dir / "MEMORY.md").read_text()
+    assert "uv add" in text and CLEAN in text
+    assert (example.memory_dir / ".last-consolidation").exists()
+
+
+def test_interactive_approve_all(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    options = DreamOptions(engine=script(tmp_path))
+    out, err = io.StringIO(), io.StringIO()
+    result = run_dream(settings, options, out=out, err=err, stdin=io.StringIO(), ask=lambda prompt: "a")
+    assert result.report is not None and all(r.done for r in result.report.results)
+    assert CLEAN not in (settings.memory_dir / "MEMORY.md").read_text()
+
+
+def test_l0_needs_confirmation_even_with_yes(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = dream(capsys, example, "--engine", script(tmp_path, discovery=L0), "--yes")
+    assert code == 0
+    assert "skipped: L0 change needs explicit confirmation" in out
+    user_md = example.claude_home / "CLAUDE.md"
+    assert not user_md.exists()
+
+
+def test_l0_confirmed_interactively(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    answers = iter(["s", "P3", "y"])
+    result = run_dream(
+        settings,
+        DreamOptions(engine=script(tmp_path, discovery=L0)),
+        out=io.StringIO(),
+        err=io.StringIO(),
+        stdin=io.StringIO(),
+        ask=lambda prompt: next(answers),
+    )
+    assert result.report is not None
+    assert settings.layout.user_claude_md.read_text().endswith(
+        "answer in English even when asked in Russian.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "args", [["--yes", "--only", "P1"], ["--max-add", "0"], ["--since", "last tuesday"], ["--engine", "gpt"]]
+)
+def test_bad_options_exit_2(example, capsys, args) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = dream(capsys, example, *args)
+    assert code == 2 and err.count("\n") == 1
