@@ -9,12 +9,15 @@ from typing import TextIO
 
 
 def is_terminal(stream: TextIO) -> bool:
-    if os.environ.get("NO_COLOR"):
-        return False
+    """A person is at the other end (interactive prompts, tables); colour is a separate choice."""
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def use_colour(stream: TextIO) -> bool:
+    return is_terminal(stream) and not os.environ.get("NO_COLOR")
 
 
 def markdown_table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
@@ -61,7 +64,7 @@ def _styled(value: str) -> str:
 
 def print_diff(diff: str, stream: TextIO | None = None) -> None:
     stream = stream or sys.stdout
-    if not is_terminal(stream):
+    if not use_colour(stream):
         stream.write(diff if diff.endswith("\n") else diff + "\n")
         return
     colours = {"+": "\x1b[32m", "-": "\x1b[31m", "@": "\x1b[36m"}
