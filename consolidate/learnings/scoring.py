@@ -10,7 +10,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from difflib import SequenceMatcher
 
 from .episodes import IMPACT, Episode
 
@@ -61,14 +60,20 @@ def tokens(text: str) -> set[str]:
 
 
 def similar(a: str, b: str) -> bool:
-    """Near-duplicate rules: the same words (Jaccard ≥ 0.8) or nearly the same text (ratio ≥ 0.9)."""
+    """Near-duplicate rules: nearly the same words (Jaccard ≥ 0.8) and exactly the same numbers.
+
+    Numbers are where rules that read alike differ ("port 8080" vs "port 9090"), so they must agree.
+    """
     left, right = tokens(a), tokens(b)
-    if not left or not right:
+    if not left or not right or _numbers(left) != _numbers(right):
         return False
     if len(left) < 4 or len(right) < 4:
         return left == right
-    jaccard = len(left & right) / len(left | right)
-    return jaccard >= 0.8 or SequenceMatcher(None, a.casefold(), b.casefold()).ratio() >= 0.9
+    return len(left & right) / len(left | right) >= 0.8
+
+
+def _numbers(words: set[str]) -> set[str]:
+    return {w for w in words if w.isdigit()}
 
 
 def find_duplicate(rule: str, episodes: Iterable[Episode]) -> Episode | None:
