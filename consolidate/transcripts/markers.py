@@ -1,0 +1,119 @@
+"""Learning markers in assistant text.
+
+- a hidden comment `<!-- learning: … -->` (single or multi-line); other channels use the same shape
+  with their own name (`<!-- profile-fact: … -->`);
+- a visible line `📝 Learned: …` (or its translations: `📝 Öğrenildi: …`, `📝 Усвоено: …`, `📝 学到：…`);
+- a `#lesson … #/lesson` block, plain text or `key: value` lines.
+
+Markers inside code (fenced blocks or inline backticks) are examples, not markers; so are payloads that
+are only a placeholder such as `<…>` or `...`. Standard library only: the capture hook uses it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_COMMENT = re.compile(r"<!--\s*(?P<channel>[A-Za-z][A-Za-z0-9_-]{0,40})\s*:(?P<body>.*?)-->", re.DOTALL)
+VISIBLE_LABELS = (
+    "learned",
+    "learning",
+    "lesson",
+    "lesson learned",
+    "öğrenildi",
+    "öğrenilen",
+    "ders",
+    "усвоено",
+    "выучено",
+    "урок",
+    "изучено",
+    "запомнено",
+    "学到",
+    "已学到",
+    "学到了",
+    "经验",
+    "教训",
+    "习得",
+)
+_VISIBLE = re.compile(
+    r"^[ \t>*_-]*📝\s*\**(?P<label>[^:：\n*]{1,30})\**\s*[:：]\s*\**(?P<body>.+)$", re.MULTILINE
+)
+_LESSON = re.compile(r"#lesson\b(?P<body>.*?)#/lesson", re.DOTALL | re.IGNORECASE)
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_PLACEHOLDER = re.compile(r"^\s*(?:<[^>]*>|\.{3}|…|\[[^\]]*\]|\{[^}]*\})?\s*$")
+
+
+@dataclass(frozen=True)
+class Marker:
+    channel: str  # "learning" for the visible line and #lesson blocks too
+    payload: str
+    form: str  # "comment" | "visible" | "lesson"
+    fields: tuple[tuple[str, str], ...] = ()  # key: value lines of a #lesson block
+
+
+def find_markers(text: str) -> list[Marker]:
+    """Every marker in the text, in order; a visible line that repeats a comment's payload is kept once."""
+    if "<!--" not in text and "📝" not in text and "#lesson" not in text.lower():
+        return []
+    prose = _mask_code(text)
+    found: list[tuple[int, Marker]] = []
+    for match in _COMMENT.finditer(prose):
+        body = _clean(text[match.start("body") : match.end("body")])
+        if not _PLACEHOLDER.match(body):
+            found.append((match.start(), Marker(match["channel"].lower(), body, "comment")))
+    for match in _VISIBLE.finditer(prose):
+        label = match["label"].strip().lower()
+        body = _clean(text[match.start("body") : match.end("body")]).strip("*_ ")
+        if label in VISIBLE_LABELS and not _PLACEHOLDER.match(body):
+            found.append((match.start(), Marker("learning", body, "visible")))
+    for match in _LESSON.finditer(prose):
+        body = text[match.start("body") : match.end("body")]
+        fields = _lesson_fields(body)
+        payload = _clean(body)
+        if not _PLACEHOLDER.match(payload):
+            found.append((match.start(), Marker("learning", payload, "lesson", fields)))
+    ordered = [marker for _, marker in sorted(found, key=lambda pair: pair[0])]
+    return _drop_echoes(ordered)
+
+
+def _mask_code(text: str) -> str:
+    """The text with code replaced by spaces of the same length, so offsets still line up."""
+
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    return _INLINE_CODE.sub(blank, _FENCE.sub(blank, text))
+
+
+def _clean(body: str) -> str:
+    lines = [line.strip() for line in body.strip().splitlines()]
+    return "\n".join(line for line in lines if line)
+
+
+_FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(?P<value>.+)$")
+
+
+def _lesson_fields(body: str) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for line in body.splitlines():
+        match = _FIELD.match(line)
+        if match:
+            pairs.append((match["key"].strip().lower().replace(" ", "_"), match["value"].strip()))
+    return tuple(pairs)
+
+
+def _drop_echoes(markers: list[Marker]) -> list[Marker]:
+    comments = [m for m in markers if m.form == "comment"]
+    return [
+        m for m in markers if m.form != "visible" or not any(_echoes(m.payload, c.payload) for c in comments)
+    ]
+
+
+def _echoes(visible: str, comment: str) -> bool:
+    a, b = _words(visible), _words(comment)
+    return bool(a) and len(a & b) >= 0.6 * min(len(a), len(b))
+
+
+def _words(text: str) -> set[str]:
+    return set(re.findall(r"\w+", text.lower()))

@@ -1,0 +1,204 @@
+"""One transcript record, normalised: the envelope fields and the content blocks that matter.
+
+Texts and tool outputs are capped so that a session held in memory stays small whatever its size on
+disk. Standard library only: the capture hook reads transcripts with this module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+MESSAGE_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
+TEXT_CAP = 20_000
+RESULT_CAP = 2_000
+INPUT_CAP = 2_000
+
+REJECTION_PREFIX = "The user doesn't want to proceed with this tool use"
+_REASON_SPLIT = re.compile(r"the user said:\s*", re.IGNORECASE)
+INTERRUPT_PREFIX = "[Request interrupted by user"
+# Text the harness writes into user turns: never something the user typed.
+MACHINE_PREFIXES = (
+    "<command-name>",
+    "<command-message>",
+    "<command-args>",
+    "<local-command-",
+    "<system-reminder>",
+    "<bash-input>",
+    "<bash-stdout>",
+    "<bash-stderr>",
+    "<task-notification>",
+    "<user-prompt-submit-hook>",
+    "<persisted-output>",
+    "<tool_use_error>",
+    INTERRUPT_PREFIX,
+    "Caveat: The messages below",
+    "This session is being continued from a previous conversation",
+    "Implement the following plan",
+    "[Subagent hand-back]",
+    "Base directory for this skill",
+    "Stop hook feedback",
+    "PreToolUse:",
+    "PostToolUse:",
+    "UserPromptSubmit hook",
+    "SessionStart hook",
+)
+_MACHINE_BLOCK = re.compile(
+    r"<(system-reminder|user-prompt-submit-hook|local-command-stdout|local-command-stderr|"
+    r"local-command-caveat|command-name|command-message|command-args|bash-stdout|bash-stderr|"
+    r"task-notification)>.*?(?:</\1>|\Z)",
+    re.DOTALL,
+)
+
+
+@dataclass(slots=True)
+class ToolUse:
+    id: str
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass(slots=True)
+class ToolResult:
+    tool_use_id: str
+    is_error: bool
+    text: str
+
+    @property
+    def rejected(self) -> bool:
+        return self.is_error and self.text.startswith(REJECTION_PREFIX)
+
+    @property
+    def rejection_reason(self) -> str:
+        """What the user said when rejecting the tool use ("" when they only stopped it)."""
+        if not self.rejected:
+            return ""
+        parts = _REASON_SPLIT.split(self.text, maxsplit=1)
+        return parts[1].strip() if len(parts) == 2 else ""
+
+
+@dataclass(slots=True)
+class Record:
+    """A message record (user, assistant, system, attachment, progress) in file order."""
+
+    type: str
+    uuid: str = ""
+    parent: str | None = None
+    logical_parent: str | None = None
+    session: str = ""
+    timestamp: str = ""
+    line: int = 0
+    subtype: str = ""
+    message_id: str = ""
+    sidechain: bool = False
+    meta: bool = False
+    compact_summary: bool = False
+    origin: str = ""
+    texts: list[str] = field(default_factory=list)
+    tool_uses: list[ToolUse] = field(default_factory=list)
+    tool_results: list[ToolResult] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.texts)
+
+    @property
+    def is_interrupt(self) -> bool:
+        return self.type == "user" and bool(self.texts) and self.texts[0].startswith(INTERRUPT_PREFIX)
+
+
+def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
+    """The record as a `Record`, or None for metadata records (titles, snapshots, queue operations)."""
+    kind = raw.get("type")
+    if kind not in MESSAGE_TYPES:
+        return None
+    record = Record(
+        type=kind,
+        uuid=_str(raw.get("uuid")),
+        parent=raw.get("parentUuid") or None,
+        logical_parent=raw.get("logicalParentUuid") or None,
+        session=_str(raw.get("sessionId")),
+        timestamp=_str(raw.get("timestamp")),
+        line=line,
+        subtype=_str(raw.get("subtype")),
+        sidechain=bool(raw.get("isSidechain")),
+        meta=bool(raw.get("isMeta") or raw.get("isVisibleInTranscriptOnly")),
+        compact_summary=bool(raw.get("isCompactSummary")),
+    )
+    origin = raw.get("origin")
+    if isinstance(origin, dict):
+        record.origin = _str(origin.get("kind"))
+    message = raw.get("message")
+    if kind in ("user", "assistant") and isinstance(message, dict):
+        record.message_id = _str(message.get("id"))
+        _read_content(record, message.get("content"))
+    return record
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _read_content(record: Record, content: Any) -> None:
+    if isinstance(content, str):
+        record.texts.append(content[:TEXT_CAP])
+        return
+    if not isinstance(content, list):
+        return
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text":
+            record.texts.append(_str(block.get("text"))[:TEXT_CAP])
+        elif kind == "tool_use":
+            record.tool_uses.append(
+                ToolUse(_str(block.get("id")), _str(block.get("name")), _capped_input(block.get("input")))
+            )
+        elif kind == "tool_result":
+            text = _result_text(block.get("content"))
+            record.tool_results.append(
+                ToolResult(_str(block.get("tool_use_id")), bool(block.get("is_error")), text)
+            )
+
+
+def _capped_input(value: Any) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        return {}
+    if all(not isinstance(v, str) or len(v) <= INPUT_CAP for v in value.values()):
+        return value
+    return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items()}
+
+
+def _result_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content[:RESULT_CAP]
+    if isinstance(content, list):
+        parts = [_str(b.get("text")) for b in content if isinstance(b, dict) and b.get("type") == "text"]
+        return "\n".join(parts)[:RESULT_CAP]
+    return ""
+
+
+def human_text(record: Record) -> str:
+    """What the user typed in this record, or "" when it is machine-written.
+
+    Tool results, meta prompts, compaction summaries, slash-command echoes, hook output, system
+    reminders, task notifications and interrupt notes are never the user's own words.
+    """
+    if record.type != "user" or record.meta or record.compact_summary or record.sidechain:
+        return ""
+    if record.tool_results or record.origin not in ("", "human"):
+        return ""
+    text = record.text.strip()
+    if not text or text.startswith(MACHINE_PREFIXES):
+        return ""
+    if "<" in text:
+        text = _MACHINE_BLOCK.sub("", text).strip()
+    return text
+
+
+def tool_command(use: ToolUse) -> str:
+    """The shell command of a Bash-like call, else ""."""
+    command = use.input.get("command")
+    return command if isinstance(command, str) else ""

@@ -1,0 +1,149 @@
+"""Find and read the transcripts of a project: main sessions and their subagents.
+
+Layout: `<dir>/<session>.jsonl`, and `<dir>/<session>/subagents/[workflows/<run>/]agent-<id>.jsonl`
+with an `agent-<id>.meta.json` sidecar.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .branches import active_records
+from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
+from .records import Record, ToolResult, ToolUse, normalize
+
+_TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+\-Z]{10,40})"')
+_TAIL_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class TranscriptFile:
+    """One transcript on disk: a main session, or a subagent of `session_id` when `agent_id` is set."""
+
+    path: Path
+    session_id: str
+    agent_id: str = ""
+
+    @property
+    def is_subagent(self) -> bool:
+        return bool(self.agent_id)
+
+    def meta(self) -> dict[str, Any]:
+        """The subagent's `.meta.json` sidecar ({} when absent or unreadable)."""
+        if not self.agent_id:
+            return {}
+        try:
+            data = json.loads(self.path.with_suffix(".meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+
+@dataclass
+class Transcript:
+    """The normalised records of one transcript file, in file order."""
+
+    file: TranscriptFile
+    records: list[Record] = field(default_factory=list)
+    stats: LineStats = field(default_factory=LineStats)
+    end_offset: int = 0
+
+    def active(self) -> list[Record]:
+        return active_records(self.records)
+
+
+def find_transcripts(directory: Path) -> list[TranscriptFile]:
+    """Main sessions and their subagent transcripts under a project's transcript dir, sorted by path."""
+    found: list[TranscriptFile] = []
+    try:
+        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.endswith(".jsonl") and _is_file(entry):
+            found.append(TranscriptFile(Path(entry.path), entry.name[: -len(".jsonl")]))
+        elif _is_dir(entry):
+            found.extend(_subagents(Path(entry.path)))
+    return found
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file()
+    except OSError:
+        return False
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
+
+
+def _subagents(session_dir: Path) -> Iterable[TranscriptFile]:
+    folder = session_dir / "subagents"
+    if not folder.is_dir():
+        return []
+    try:
+        paths = sorted(folder.rglob("agent-*.jsonl"))
+    except OSError:
+        return []
+    return [TranscriptFile(p, session_dir.name, p.stem.removeprefix("agent-")) for p in paths if p.is_file()]
+
+
+def read_transcript(file: TranscriptFile, start: int = 0, max_line_bytes: int = MAX_LINE_BYTES) -> Transcript:
+    """Read complete lines from byte `start`; bad lines are counted in `stats`, never raised."""
+    transcript = Transcript(file, end_offset=start)
+    try:
+        with open(file.path, "rb") as handle:
+            handle.seek(start)
+            for line_no, (offset, raw) in enumerate(
+                iter_json_lines(handle, transcript.stats, max_line_bytes), 1
+            ):
+                transcript.end_offset = offset
+                record = normalize(raw, line_no)
+                if record is not None:
+                    transcript.records.append(record)
+    except OSError:
+        pass
+    return transcript
+
+
+def tool_index(records: Iterable[Record]) -> tuple[dict[str, ToolUse], dict[str, ToolResult]]:
+    """Tool uses and tool results by tool_use id, so each call can be paired with its outcome."""
+    uses: dict[str, ToolUse] = {}
+    results: dict[str, ToolResult] = {}
+    for record in records:
+        for use in record.tool_uses:
+            uses[use.id] = use
+        for result in record.tool_results:
+            results[result.tool_use_id] = result
+    return uses, results
+
+
+def last_activity(path: Path) -> float:
+    """When a transcript was last written to: its newest record timestamp, else its mtime."""
+    from datetime import datetime
+
+    try:
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(0, size - _TAIL_BYTES))
+            tail = handle.read()
+            mtime = os.fstat(handle.fileno()).st_mtime
+    except OSError:
+        return 0.0
+    times = []
+    for stamp in _TIMESTAMP.findall(tail):
+        try:
+            times.append(datetime.fromisoformat(stamp.decode().replace("Z", "+00:00")).timestamp())
+        except ValueError:
+            continue
+    return max(times) if times else mtime

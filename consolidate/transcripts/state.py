@@ -1,0 +1,177 @@
+"""Incremental reading: what was already read of each transcript, so nothing is parsed twice.
+
+Each file is remembered by its identity (device, inode, size, mtime and a hash of its first bytes) and
+the byte offset up to which complete lines were read. An unchanged file is skipped; data appended to it
+is read from the offset; a truncated or replaced file is read again from the start.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from ..fsutil import atomic_write
+from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
+
+HEAD_BYTES = 4096
+STATE_VERSION = 1
+
+
+class Change(StrEnum):
+    NEW = "new"
+    UNCHANGED = "unchanged"
+    APPENDED = "appended"
+    REPLACED = "replaced"
+    TRUNCATED = "truncated"
+    MISSING = "missing"
+
+    @property
+    def from_start(self) -> bool:
+        """Whether the file has to be read again from byte 0."""
+        return self in (Change.NEW, Change.REPLACED, Change.TRUNCATED)
+
+
+@dataclass(frozen=True)
+class FileIdentity:
+    device: int
+    inode: int
+    size: int
+    mtime_ns: int
+    head_len: int
+    head_hash: str
+
+    @classmethod
+    def of(cls, path: Path) -> FileIdentity | None:
+        try:
+            with open(path, "rb") as handle:
+                stat = os.fstat(handle.fileno())
+                head = handle.read(HEAD_BYTES)
+        except OSError:
+            return None
+        return cls(stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, len(head), _digest(head))
+
+    def to_list(self) -> list[Any]:
+        return [self.device, self.inode, self.size, self.mtime_ns, self.head_len, self.head_hash]
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+
+
+def _head_digest(path: Path, length: int) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            return _digest(handle.read(length))
+    except OSError:
+        return None
+
+
+@dataclass
+class FileState:
+    """How far a file was read, and whatever its reader derived from it (`data`)."""
+
+    identity: FileIdentity
+    offset: int
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def classify_change(path: Path, previous: FileState | None) -> tuple[Change, FileIdentity | None]:
+    """How the file differs from when it was last read, and its identity now."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return Change.MISSING, None
+    if previous is None:
+        return Change.NEW, FileIdentity.of(path)
+    old = previous.identity
+    if (stat.st_dev, stat.st_ino) != (old.device, old.inode):
+        return Change.REPLACED, FileIdentity.of(path)
+    if stat.st_size < previous.offset:
+        return Change.TRUNCATED, FileIdentity.of(path)
+    if stat.st_size == old.size and stat.st_mtime_ns == old.mtime_ns:
+        return Change.UNCHANGED, old
+    if _head_digest(path, old.head_len) != old.head_hash or stat.st_size == old.size:
+        return Change.REPLACED, FileIdentity.of(path)
+    return Change.APPENDED, FileIdentity.of(path)
+
+
+@dataclass
+class ScanState:
+    """Per-file read positions, saved as one JSON file (atomically)."""
+
+    files: dict[str, FileState] = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, path: Path) -> ScanState:
+        """The saved state, or an empty one when absent, unreadable or from another format version."""
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(raw, dict) or raw.get("version") != STATE_VERSION:
+            return cls()
+        files: dict[str, FileState] = {}
+        for name, entry in (raw.get("files") or {}).items():
+            try:
+                files[name] = FileState(
+                    FileIdentity(*entry["identity"]), int(entry["offset"]), entry.get("data") or {}
+                )
+            except (KeyError, TypeError, ValueError):
+                continue
+        data = raw.get("data")
+        return cls(files, data if isinstance(data, dict) else {})
+
+    def save(self, path: Path) -> None:
+        files = {
+            name: {"identity": s.identity.to_list(), "offset": s.offset, "data": s.data}
+            for name, s in self.files.items()
+        }
+        document = {"version": STATE_VERSION, "files": files, "data": self.data}
+        atomic_write(path, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+    def forget_missing(self) -> list[str]:
+        """Drop the entries of files that no longer exist; their names."""
+        gone = [name for name in self.files if not os.path.exists(name)]
+        for name in gone:
+            del self.files[name]
+        return gone
+
+
+def state_key(path: Path) -> str:
+    return os.path.abspath(path)
+
+
+def iter_new_records(
+    path: Path, state: ScanState, stats: LineStats | None = None, max_line_bytes: int = MAX_LINE_BYTES
+) -> Iterator[dict[str, Any]]:
+    """The JSON records of `path` not yet read according to `state`, which advances as they are yielded.
+
+    Only complete lines are read; a file that was truncated or replaced is read again from the start
+    (and its `data` is reset).
+    """
+    key = state_key(path)
+    previous = state.files.get(key)
+    change, identity = classify_change(path, previous)
+    if identity is None or change is Change.UNCHANGED:
+        return
+    if change.from_start or previous is None:
+        entry = FileState(identity, 0)
+    else:
+        entry = FileState(identity, previous.offset, previous.data)
+    state.files[key] = entry
+    stats = stats if stats is not None else LineStats()
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(entry.offset)
+            for offset, record in iter_json_lines(handle, stats, max_line_bytes):
+                entry.offset = offset
+                yield record
+    except OSError:
+        return
