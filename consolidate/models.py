@@ -85,6 +85,7 @@ class Finding(_Report):
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     related: list[RelatedEntry] = Field(default_factory=list)  # entries a MERGE absorbs
     topic_file: str = ""  # the topic file a REMOVE or MERGE retires, if any
+    topic_content: str = ""  # MERGE of topic files: new text of the file `replacement` links to
 
 
 class Usage(_Report):

@@ -1,0 +1,136 @@
+"""Merged text for MERGE findings: one entry that keeps every distinct clause of the entries it
+absorbs (and is shorter than they were together), and merged topic files.
+
+Topic files are merge candidates when their bodies overlap or their names share a prefix
+(`feedback_testing.md`, `feedback_testing_mocks.md`) and their bodies overlap somewhat.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from memory_layout import MemoryTree
+
+from .drafts import Draft, prefix_length
+from .similar import containment, jaccard, similar_pairs, tokens
+from .units import Unit
+
+_LINK_TAIL = re.compile(r"\s*(?:→|->|=>)?\s*(?:see\s+)?(?:\[[^\]\n]*\]\([^)\n]*\)\s*)+$", re.IGNORECASE)
+_TRIGGER = re.compile(r"^\s*\*\*[^*\n]*\*\*:?\s*")
+_CLAUSE = re.compile(r"(?<=[.;!?。；])\s+")
+NEW_CLAUSE_CONTAINMENT = 0.7
+
+
+def split_tail(content: str) -> tuple[str, str]:
+    """(body, the trailing ` → [detail](file.md)` link part, or '')."""
+    match = _LINK_TAIL.search(content)
+    if not match or match.start() == 0:
+        return content, ""
+    return content[: match.start()], content[match.start() :]
+
+
+def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
+    """`kept` plus the clauses of `absorbed` it does not already say; None if not shorter."""
+    body, tail = split_tail(kept.content)
+    have = set(tokens(body))
+    added: list[str] = []
+    for unit in absorbed:
+        other, _ = split_tail(unit.content)
+        for clause in _CLAUSE.split(_TRIGGER.sub("", other.strip())):
+            words = tokens(clause)
+            if words and containment(words, frozenset(have)) < NEW_CLAUSE_CONTAINMENT:
+                added.append(_sentence(clause))
+                have |= words
+    merged_body = body.rstrip()
+    if added:
+        merged_body = _sentence(merged_body) + " " + " ".join(added)
+    text = kept.text[: prefix_length(kept)] + merged_body + tail
+    original = len(kept.text) + sum(len(u.text) for u in absorbed)
+    return text if len(text) < original else None
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text if text.endswith((".", "!", "?", "。", ";", ")", "`")) else text + "."
+
+
+def topic_merges(tree: MemoryTree, units: list[Unit], taken: set[int]) -> list[Draft]:
+    """MERGE drafts for pairs of topic files that say much the same."""
+    topics = [p for p in tree.topic_files() if tree.files[p].document is not None]
+    bodies = {p: _body(tree, p) for p in topics}
+    sets = [tokens(bodies[p]) for p in topics]
+    pairs = {(i, j) for i, j, _ in similar_pairs(sets, 0.5)}
+    pairs |= {(i, j) for i, j in _same_prefix(topics) if jaccard(sets[i], sets[j]) >= 0.35}
+    pointers = _pointers(tree, units)
+    drafts: list[Draft] = []
+    used: set[int] = set()
+    for i, j in sorted(pairs):
+        if i in used or j in used:
+            continue
+        kept, gone = sorted(
+            (topics[i], topics[j]), key=lambda p: (tree.files[p].document is not None, len(bodies[p]))
+        )[::-1]
+        draft = _topic_draft(tree, kept, gone, bodies, pointers, jaccard(sets[i], sets[j]))
+        if draft is not None and not (draft.unit is not None and id(draft.unit) in taken):
+            drafts.append(draft)
+            used.update((i, j))
+            taken.update(id(u) for u in [draft.unit, *draft.related] if u is not None)
+    return drafts
+
+
+def _body(tree: MemoryTree, path: str) -> str:
+    doc = tree.files[path].document
+    assert doc is not None
+    return "".join(b.text for b in doc.blocks if b.kind != "frontmatter")
+
+
+def _same_prefix(paths: list[str]) -> list[tuple[int, int]]:
+    stems = [re.split(r"[_\-\s]+", PurePosixPath(p).stem.lower()) for p in paths]
+    found = []
+    for i in range(len(paths)):
+        for j in range(i + 1, len(paths)):
+            common = 0
+            for a, b in zip(stems[i], stems[j], strict=False):
+                if a != b:
+                    break
+                common += 1
+            if common >= 2 or (common >= 1 and min(len(stems[i]), len(stems[j])) == common):
+                found.append((i, j))
+    return found
+
+
+def _pointers(tree: MemoryTree, units: list[Unit]) -> dict[str, Unit]:
+    """Topic file → the index or cluster entry that points at it."""
+    found: dict[str, Unit] = {}
+    for unit in units:
+        if unit.source in ("index", "cluster"):
+            for link in unit.links:
+                target = tree.resolve_link(unit.file, link.file)
+                if target:
+                    found.setdefault(target, unit)
+    return found
+
+
+def _topic_draft(
+    tree: MemoryTree, kept: str, gone: str, bodies: dict[str, str], pointers: dict[str, Unit], score: float
+) -> Draft | None:
+    kept_text = tree.files[kept].document.render()  # type: ignore[union-attr]
+    extra = [p for p in re.split(r"\n\s*\n", bodies[gone]) if p.strip() and not p.lstrip().startswith("# ")]
+    have = tokens(kept_text)
+    new_parts = [p.strip() for p in extra if containment(tokens(p), have) < 0.8]
+    content = kept_text.rstrip("\n") + ("\n\n" + "\n\n".join(new_parts) if new_parts else "") + "\n"
+    if len(content) >= len(kept_text) + len(tree.files[gone].data):
+        return None
+    kept_pointer, gone_pointer = pointers.get(kept), pointers.get(gone)
+    replacement = ""
+    if kept_pointer is not None:
+        replacement = (
+            merged_entry(kept_pointer, [gone_pointer]) if gone_pointer else None
+        ) or kept_pointer.text
+    evidence = f"{gone} overlaps {kept} (Jaccard {score:.2f}); merge it into {kept}"
+    draft = Draft("MERGE", kept_pointer, evidence, "MERGE", 0.65, replacement=replacement)
+    draft.related = [gone_pointer] if gone_pointer is not None else []
+    draft.topic_file, draft.topic_content = gone, content
+    draft.file = kept
+    return draft

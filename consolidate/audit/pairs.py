@@ -1,0 +1,280 @@
+"""Findings about entries taken together: exact duplicates and entries CLAUDE.md already says
+(REDUNDANT), near-duplicates (MERGE), an older entry a newer one replaced (SUPERSEDED) and two
+entries that state different values for the same thing (CONTRADICT).
+
+Candidates come from MinHash/LSH (`similar`) and small inverted indexes, never from all pairs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from datetime import datetime
+
+from .drafts import Draft
+from .merge import merged_entry
+from .similar import containment, jaccard, similar_pairs, tokens, word_set
+from .units import Unit
+from .versions import conflicting
+
+MERGE_THRESHOLD = 0.5
+_VALUE = re.compile(r"`[^`\n]+`|\b\d+(?:\.\d+)*(?:\.x)?\b")
+_ABSOLUTE_DATE = re.compile(r"\b(20\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
+_MIGRATIONS = [
+    re.compile(p, re.IGNORECASE)
+    for p in (
+        r"\b(?:switched|migrated|moved|changed|went|upgraded|ported)\s+(?:over\s+)?from\s+(?P<old>[^.;,]+?)\s+(?:to|→|->)\s+(?P<new>[^.;,]+)",
+        r"\breplaced\s+(?P<old>[^.;,]+?)\s+(?:with|by)\s+(?P<new>[^.;,]+)",
+        r"\b(?:no longer|don'?t|do not|stop)\s+us(?:e|es|ing)\s+(?P<old>[^.;,]+)",
+        r"(?P<new>[^.;,]+?)\s+instead of\s+(?P<old>[^.;,]+)",
+        r"(?P<old>\S+)\s+(?:is|are)\s+(?:now\s+)?deprecated",
+        r"перешли\s+с\s+(?P<old>[^.;,]+?)\s+на\s+(?P<new>[^.;,]+)",
+        r"(?P<new>[^.;,]+?)\s+вместо\s+(?P<old>[^.;,]+)",
+        r"从(?P<old>[^，。；,.;]+?)(?:迁移|切换|换)到(?P<new>[^，。；,.;]+)",
+        r"不再使用(?P<old>[^，。；,.;]+)",
+        r"(?P<old>[^.;,]+?)\s+yerine\s+(?P<new>[^.;,]+)",
+    )
+]
+_MIGRATION_VERBS = word_set(
+    "switched migrated moved changed went upgraded ported replaced longer don't use uses using stop "
+    "instead deprecated now перешли вместо yerine"
+)
+
+
+def recency(unit: Unit) -> tuple[datetime, int]:
+    """Newer sorts later: a date written in the entry, else its git/file date, then its position."""
+    stated = [m for m in _ABSOLUTE_DATE.finditer(unit.content)]
+    when = unit.date or datetime.min.replace(tzinfo=None)
+    if stated:
+        last = stated[-1]
+        when = datetime(int(last.group(1)), int(last.group(2)), int(last.group(3) or 1))
+    return when.replace(tzinfo=None), unit.order
+
+
+def pair_findings(
+    units: list[Unit], references: list[Unit], manifest_packages: frozenset[str] = frozenset()
+) -> list[Draft]:
+    """REDUNDANT, CONTRADICT, SUPERSEDED and MERGE drafts; each memory unit in at most one of them.
+
+    Version disagreements over a package a manifest pins are left to the per-entry check.
+    """
+    memory = [u for u in units if u.is_memory]
+    sets = [tokens(u.content) for u in memory]
+    taken: set[int] = set()
+    drafts = _exact_duplicates(memory, taken)
+    drafts += _superseded(memory, sets, taken)
+    candidates = similar_pairs(sets, 0.4)
+    drafts += _value_conflicts(memory, sets, candidates, taken)
+    drafts += _version_conflicts(memory, taken, manifest_packages)
+    drafts += _redundant_with(memory, sets, references, taken)
+    drafts += _merges(memory, sets, candidates, taken)
+    return drafts
+
+
+def _key(unit: Unit) -> str:
+    return " ".join(unit.content.casefold().split())
+
+
+def _exact_duplicates(memory: list[Unit], taken: set[int]) -> list[Draft]:
+    first: dict[str, Unit] = {}
+    drafts = []
+    for unit in sorted(memory, key=recency):
+        key = _key(unit)
+        if len(key) < 12:
+            continue
+        if key in first and unit.is_entry:
+            kept = first[key]
+            evidence = f"the same text is at {kept.file}:{kept.line}"
+            drafts.append(Draft("REDUNDANT", unit, evidence, "REMOVE", 0.95, related=[kept]))
+            taken.add(id(unit))
+        first.setdefault(key, unit)
+    return drafts
+
+
+def migrations(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
+    """(old terms, new terms) of every "switched from X to Y"-style statement in `text`."""
+    found = []
+    for pattern in _MIGRATIONS:
+        for match in pattern.finditer(text):
+            groups = match.groupdict()
+            old = tokens(groups.get("old") or "") - _MIGRATION_VERBS
+            new = _leading_term(groups.get("new") or "")
+            if old and len(old) <= 4:
+                found.append((frozenset(old), frozenset(new)))
+    return found
+
+
+def _leading_term(phrase: str) -> frozenset[str]:
+    """The thing switched to: the first content word of "Vitest for unit tests"."""
+    for word in re.findall(r"[^\W_]+", phrase.casefold()):
+        if word in tokens(word) and word not in _MIGRATION_VERBS:
+            return frozenset([word])
+    return frozenset()
+
+
+def _superseded(memory: list[Unit], sets: list[frozenset[str]], taken: set[int]) -> list[Draft]:
+    by_token: dict[str, list[int]] = defaultdict(list)
+    for index, items in enumerate(sets):
+        for token in items:
+            by_token[token].append(index)
+    drafts = []
+    for newer_index, newer in enumerate(memory):
+        for old, new in migrations(newer.content):
+            for index in _mentioning(by_token, old):
+                older = memory[index]
+                if index == newer_index or id(older) in taken or recency(older) >= recency(newer):
+                    continue
+                if new & sets[index] or len((sets[index] & sets[newer_index]) - old) < 2:
+                    continue
+                drafts.append(_superseded_draft(older, newer, sets[index], sets[newer_index], old))
+                taken.add(id(older))
+    return drafts
+
+
+def _mentioning(by_token: dict[str, list[int]], terms: Iterable[str]) -> list[int]:
+    lists = [set(by_token.get(t, ())) for t in terms]
+    return sorted(set.intersection(*lists)) if lists else []
+
+
+def _superseded_draft(
+    older: Unit, newer: Unit, old_set: frozenset[str], new_set: frozenset[str], old: frozenset[str]
+) -> Draft:
+    evidence = (
+        f"a newer entry ({newer.file}:{newer.line}) replaces {', '.join(sorted(old))}: {newer.content[:160]}"
+    )
+    extra = old_set - new_set - {"use", "uses", "using", "we"}
+    if older.is_entry and not older.links and older.source in ("index", "cluster") and len(extra) <= 2:
+        return Draft("SUPERSEDED", older, evidence, "REMOVE", 0.75, related=[newer])
+    return Draft("SUPERSEDED", older, evidence, "NONE", 0.55, related=[newer])
+
+
+def _values(unit: Unit) -> frozenset[str]:
+    return frozenset(m.group(0).strip("`").casefold() for m in _VALUE.finditer(unit.content))
+
+
+def _value_conflicts(
+    memory: list[Unit], sets: list[frozenset[str]], candidates: list[tuple[int, int, float]], taken: set[int]
+) -> list[Draft]:
+    """Near-identical statements that differ only in a value: "port is 8080" vs "port is 3000"."""
+    drafts = []
+    for i, j, _ in candidates:
+        a, b = memory[i], memory[j]
+        if id(a) in taken or id(b) in taken:
+            continue
+        va, vb = _values(a), _values(b)
+        if not (va - vb) or not (vb - va):
+            continue
+        words_a = sets[i] - {t for v in va for t in tokens(v)}
+        words_b = sets[j] - {t for v in vb for t in tokens(v)}
+        if jaccard(words_a, words_b) < 0.6:
+            continue
+        older, newer = sorted((a, b), key=recency)
+        evidence = (
+            f"{newer.file}:{newer.line} says {', '.join(sorted(_values(newer) - _values(older)))} where this says "
+            f"{', '.join(sorted(_values(older) - _values(newer)))}; check which holds"
+        )
+        drafts.append(Draft("CONTRADICT", older, evidence, "NONE", 0.5, related=[newer]))
+        taken.add(id(older))
+    return drafts
+
+
+def _version_conflicts(memory: list[Unit], taken: set[int], manifest_packages: frozenset[str]) -> list[Draft]:
+    """Two entries stating incompatible versions of the same package (no manifest to settle it)."""
+    stated: dict[str, list[tuple[Unit, str]]] = defaultdict(list)
+    for unit in memory:
+        for claim in unit.claims:
+            if claim.kind == "version" and claim.current and claim.value not in manifest_packages:
+                stated[claim.value].append((unit, claim.version))
+    drafts = []
+    for package, mentions in stated.items():
+        mentions.sort(key=lambda m: recency(m[0]))
+        newest_unit, newest_version = mentions[-1]
+        for unit, version in mentions[:-1]:
+            if unit is newest_unit or id(unit) in taken or not conflicting(version, newest_version):
+                continue
+            evidence = (
+                f"{newest_unit.file}:{newest_unit.line} says {package} {newest_version}; this says {version}"
+            )
+            drafts.append(Draft("CONTRADICT", unit, evidence, "NONE", 0.5, related=[newest_unit]))
+            taken.add(id(unit))
+    return drafts
+
+
+def _redundant_with(
+    memory: list[Unit], sets: list[frozenset[str]], references: list[Unit], taken: set[int]
+) -> list[Draft]:
+    """Entries CLAUDE.md (L0/L1) already says, by containment in one of its sentences or bullets."""
+    if not references:
+        return []
+    ref_sets = [tokens(s) for r in references for s in _sentences(r.content)]
+    ref_units = [r for r in references for _ in _sentences(r.content)]
+    combined = list(sets) + ref_sets
+    drafts = []
+    offset = len(sets)
+    for i, j, _ in similar_pairs(combined, 0.3):
+        if i >= offset or j < offset:
+            continue
+        unit, ref = memory[i], ref_units[j - offset]
+        if id(unit) in taken or len(sets[i]) < 3 or containment(sets[i], combined[j]) < 0.8:
+            continue
+        evidence = f"already in {ref.file}:{ref.line}: {ref.content.strip()[:160]}"
+        exact = containment(sets[i], combined[j]) >= 0.9 and jaccard(sets[i], combined[j]) >= 0.6
+        removable = exact and unit.is_entry and not unit.links and unit.source in ("index", "cluster")
+        drafts.append(
+            Draft(
+                "REDUNDANT",
+                unit,
+                evidence,
+                "REMOVE" if removable else "NONE",
+                0.8 if removable else 0.55,
+                related=[ref],
+            )
+        )
+        taken.add(id(unit))
+    return drafts
+
+
+def _sentences(text: str) -> list[str]:
+    parts = [p for p in re.split(r"(?<=[.!?。])\s+|\n+", text) if len(p.split()) >= 2]
+    return parts or [text]
+
+
+def _merges(
+    memory: list[Unit], sets: list[frozenset[str]], candidates: list[tuple[int, int, float]], taken: set[int]
+) -> list[Draft]:
+    groups = _groups(len(memory), [(i, j) for i, j, score in candidates if score > MERGE_THRESHOLD])
+    drafts = []
+    for members in groups:
+        units = [memory[i] for i in members if id(memory[i]) not in taken and memory[i].is_entry]
+        if len(units) < 2:
+            continue
+        kept = max(units, key=lambda u: (bool(u.links), recency(u)))
+        absorbed = [u for u in units if u is not kept]
+        text = merged_entry(kept, absorbed)
+        if text is None:
+            continue
+        score = max(jaccard(sets[memory.index(kept)], sets[memory.index(u)]) for u in absorbed)
+        evidence = f"{len(units)} entries overlap (Jaccard {score:.2f}): " + "; ".join(
+            f"{u.file}:{u.line}" for u in units
+        )
+        drafts.append(Draft("MERGE", kept, evidence, "MERGE", 0.7, replacement=text, related=absorbed))
+        taken.update(id(u) for u in units)
+    return drafts
+
+
+def _groups(size: int, edges: list[tuple[int, int]]) -> list[list[int]]:
+    parent = list(range(size))
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for i, j in edges:
+        parent[find(i)] = find(j)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for i, j in edges:
+        groups[find(i)].extend((i, j))
+    return [sorted(set(g)) for g in groups.values()]
