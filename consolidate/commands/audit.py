@@ -1,0 +1,83 @@
+"""consolidate audit [PROJECT] [--json]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..models import AuditReport
+
+HELP = "verify what memory says against the code and git: stale, contradicting, duplicate and risky entries"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..audit import audit
+    from ..errors import UsageError
+    from ..settings import load_settings
+
+    if args.project:
+        from pathlib import Path
+
+        if not Path(args.project).is_dir():
+            raise UsageError(f"not a directory: {args.project}")
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    report = audit(settings, progress=_progress())
+    if args.json:
+        sys.stdout.write(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n")
+        return 0
+    _print_report(report, str(settings.memory_dir))
+    return 0
+
+
+def _progress() -> Callable[[int, int], None] | None:
+    """Entries audited, on stderr, only on a terminal and only for a large memory."""
+    from ..console import is_terminal
+
+    if not is_terminal(sys.stderr):
+        return None
+
+    def show(done: int, total: int) -> None:
+        if total >= 200:
+            end = "\n" if done >= total else ""
+            sys.stderr.write(f"\rconsolidate: audited {done}/{total} entries{end}")
+            sys.stderr.flush()
+
+    return show
+
+
+def _print_report(report: AuditReport, memory_dir: str) -> None:
+    from ..console import print_table
+
+    out = sys.stdout
+    out.write(f"memory dir: {memory_dir}\n")
+    for note in report.notes:
+        out.write(f"note: {note}\n")
+    out.write(f"entries audited: {report.entries_audited}; findings: {len(report.findings)}\n\n")
+    if not report.findings:
+        out.write("no findings\n")
+        return
+    rows = [
+        [
+            f.category,
+            f.action,
+            f"{f.file}:{f.line}" if f.line else f.file,
+            _short(f.entry),
+            _short(f.evidence, 100),
+        ]
+        for f in report.findings
+    ]
+    print_table(["Category", "Action", "Where", "Entry", "Evidence"], rows)
+
+
+def _short(text: str, limit: int = 70) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
