@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
+from pydantic import ValidationError
+
 from ..models import AuditReport, DiscoveryReport
-from ..plan import L0_WARNING, Plan, Proposal
+from ..plan import L0_WARNING, Plan, PlanError, Proposal
 from ..review import preview_diff
 from ..runs import write_scope
 from ..secrets import has_secret, redact
@@ -50,6 +52,7 @@ def build_plan(
     snapshot: Snapshot, gathered: GatherResult, engine: str, drafts: list[Draft], notes: list[str]
 ) -> Plan:
     layout = snapshot.settings.layout
+    scope = write_scope(snapshot.settings)
     proposals: list[Proposal] = []
     for draft in drafts:
         data = draft.as_dict(f"P{len(proposals) + 1}")
@@ -58,7 +61,14 @@ def build_plan(
             continue
         if draft.layer == "L0":
             data["warning"] = L0_WARNING
-        proposals.append(Proposal.model_validate(data))
+        try:
+            proposal = Proposal.model_validate(data)
+            for name in proposal.files:
+                scope.resolve(name, proposal.id)
+        except (ValidationError, PlanError) as exc:
+            notes.append(f"dropped (invalid target): {redact(draft.summary)}: {str(exc).splitlines()[0]}")
+            continue
+        proposals.append(proposal)
     plan = Plan(
         engine=engine,
         project=str(layout.project),
@@ -70,7 +80,6 @@ def build_plan(
             redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
         ],
     )
-    scope = write_scope(snapshot.settings)
     for proposal in plan.proposals:
         proposal.diff = preview_diff(plan, proposal, scope)
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}

@@ -1,0 +1,91 @@
+"""Fuzzing, bounded for CI: the plan loader and the Markdown parser never crash; errors are clear."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from consolidate.errors import UsageError
+from consolidate.plan import PlanError, parse_plan
+from memory_layout import check_tree, load_memory_tree, parse_document
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=5)
+    ),
+    max_leaves=30,
+)
+PLANISH = st.fixed_dictionaries(
+    {
+        "version": st.sampled_from([1, 2, "1"]),
+        "project": st.text(max_size=10),
+        "memory_dir": st.text(max_size=10),
+    },
+    optional={
+        "proposals": st.lists(
+            st.dictionaries(
+                st.sampled_from(["id", "action", "summary", "target", "changes", "layer", "confidence"]),
+                JSON,
+                max_size=7,
+            ),
+            max_size=3,
+        ),
+        "snapshot": JSON,
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(JSON, PLANISH).map(json.dumps) | st.text(max_size=200))
+def test_plan_loader_raises_only_plan_errors(text: str) -> None:
+    try:
+        parse_plan(text, "fuzz.json")
+    except PlanError as exc:
+        message = str(exc)
+        assert message.startswith("fuzz.json: ") and "\n" not in message.strip()
+    except UsageError:
+        raise AssertionError("a plan problem must be a PlanError") from None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.binary(max_size=300))
+def test_memory_dir_of_random_bytes_never_crashes(tmp_path_factory, data: bytes) -> None:  # type: ignore[no-untyped-def]
+    root = tmp_path_factory.mktemp("mem")
+    (root / "MEMORY.md").write_bytes(data)
+    (root / "topic.md").write_bytes(data[::-1])
+    tree = load_memory_tree(root)
+    check_tree(tree)
+    for file in tree.files.values():
+        if file.document is not None:
+            assert file.document.render().encode("utf-8") == file.data
+
+
+def test_cli_on_a_hostile_memory_dir_has_no_traceback(tmp_path: Path) -> None:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_bytes(b"# M\n```\n- unclosed\n" + b"\xff\xfe" * 10)
+    (memory / "bin.md").write_bytes(bytes(range(256)))
+    (memory / "huge.md").write_bytes(b"- x\n" * 1_200_000)
+    (memory / "fm.md").write_text("---\nname: [broken\n---\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "consolidate", "status", "--memory-dir", str(memory), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    kinds = {d["kind"] for d in json.loads(result.stdout)["defects"]}
+    assert {"unreadable", "broken-frontmatter"} <= kinds
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=500))
+def test_parser_round_trips_any_text(text: str) -> None:
+    assert parse_document(text).render() == text
