@@ -51,10 +51,12 @@ def due_message(memory_dir: Path, transcripts_dir: Path, config: Config, now: da
     sessions = sessions_since(transcripts_dir, marker)
     if sessions < config.reminder_sessions:
         return None
-    since = f"{hours / 24:.1f} days" if marker else "ever"
+    state = (
+        f"has not been consolidated for {hours / 24:.1f} days" if marker else "has never been consolidated"
+    )
     return (
-        f"Memory has not been consolidated for {since} ({sessions} sessions since). When this task allows, "
-        "suggest running `consolidate dream` to fold what was learned into memory."
+        f"Memory {state} ({sessions} sessions since). When this task allows, suggest running "
+        "`consolidate dream` to fold what was learned into memory."
     )
 
 

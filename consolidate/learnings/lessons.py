@@ -83,10 +83,14 @@ def path_matches(pattern: str, path: str, cwd: str, project_root: str) -> bool:
 
 @lru_cache(maxsize=256)
 def glob_regex(pattern: str) -> re.Pattern[str]:
-    """`**` crosses directories, `*` and `?` stay within one, `[...]` is a character class."""
+    """`**` crosses directories, `*` and `?` stay within one, `[...]` is a character class;
+    a trailing `/**` also matches the directory itself (a search rooted there)."""
     out, i = [], 0
     while i < len(pattern):
-        if pattern.startswith("**/", i):
+        if pattern.endswith("/**") and i == len(pattern) - 3:
+            out.append("(?:/.*)?")
+            i += 3
+        elif pattern.startswith("**/", i):
             out.append("(?:.*/)?")
             i += 3
         elif pattern.startswith("**", i):

@@ -1,0 +1,196 @@
+"""`consolidate tick`: read what this project's transcripts gained, queue its markers, say what waits.
+
+Exactly once: markers are queued (one committed transaction) before the read offsets are saved, so a
+tick killed at any point re-reads at most what it had not yet recorded, and the queue ignores what it
+already holds or has processed. One tick per project scans at a time (a lock); a hook that finds the
+lock taken skips the scan and only reports. Hooks bound the bytes one tick reads; the rest waits for
+the next tick.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any
+
+from ..learnings.store import EpisodeStore, store_path
+from ..transcripts.lines import LineStats
+from ..transcripts.markers import find_markers
+from ..transcripts.records import normalize
+from ..transcripts.session import TranscriptFile, find_transcripts
+from ..transcripts.state import ScanState, iter_new_records, state_key
+from . import watchdog
+from .channels import Sorted, Typo, sort_markers
+from .config import Config
+from .places import repo_root, transcripts_dir
+from .queue import QUEUE_FILE, Queue, pending_signals
+
+TICK_DIR = "tick"
+FAULT_ENV = "CONSOLIDATE_TICK_FAULT"  # tests: "after-enqueue" exits between the commit and the offsets
+
+
+@dataclass
+class TickResult:
+    added: list[str] = field(default_factory=list)
+    lessons: list[str] = field(default_factory=list)
+    typos: list[Typo] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    nudge: str | None = None
+    signals: list[str] = field(default_factory=list)
+    scanned: bool = False
+    stats: LineStats = field(default_factory=LineStats)
+
+    def lines(self) -> list[str]:
+        """What the agent is told: the drain signals, typos, problems and the nudge; [] when quiet."""
+        return [
+            *self.signals,
+            *(t.describe() for t in self.typos),
+            *self.problems,
+            *([self.nudge] if self.nudge else []),
+        ]
+
+
+@dataclass(frozen=True)
+class TickScope:
+    home: Path
+    state_dir: Path
+    cwd: str
+    config: Config
+    live_transcript: Path | None = None
+    byte_budget: int | None = None
+    wait: bool = True
+
+    @property
+    def project(self) -> Path:
+        return repo_root(self.cwd)
+
+    @property
+    def transcripts(self) -> Path:
+        return transcripts_dir(self.home, self.cwd)
+
+    @property
+    def scan_file(self) -> Path:
+        return self.state_dir / TICK_DIR / (self.transcripts.name + ".json")
+
+
+def run_tick(scope: TickScope, now: datetime) -> TickResult:
+    result = TickResult()
+    bucket = str(scope.project)
+    with Queue(scope.state_dir / QUEUE_FILE) as queue:
+        with _scan_lock(scope.scan_file, scope.wait) as held:
+            if held:
+                _scan(scope, queue, bucket, result, now)
+        result.signals = pending_signals(queue, bucket, scope.config)
+    return result
+
+
+def _scan(scope: TickScope, queue: Queue, bucket: str, result: TickResult, now: datetime) -> None:
+    state = ScanState.load(scope.scan_file)
+    found = Sorted()
+    transcripts = _ordered(find_transcripts(scope.transcripts), scope.live_transcript)
+    for transcript in transcripts:
+        if scope.byte_budget is not None and result.stats.bytes_read >= scope.byte_budget:
+            break
+        _read(transcript, state, scope, found, result.stats)
+    result.added = queue.enqueue(bucket, found.items)
+    _capture_lessons(scope, found.lessons, result, now)
+    if os.environ.get(FAULT_ENV) == "after-enqueue":
+        os._exit(9)
+    live = state.files.get(state_key(_live(transcripts, scope.live_transcript)))
+    if live is not None and "watch" in live.data:
+        result.nudge = watchdog.nudge(
+            live.data["watch"], scope.config.watchdog_turns, scope.config.watchdog_chars
+        )
+    state.forget_missing()
+    state.save(scope.scan_file)
+    result.typos, result.scanned = found.typos, True
+
+
+def _read(
+    transcript: TranscriptFile, state: ScanState, scope: TickScope, found: Sorted, stats: LineStats
+) -> None:
+    key = state_key(transcript.path)
+    channels = scope.config.channels
+    for raw in iter_new_records(transcript.path, state, stats):
+        data = state.files[key].data
+        record = normalize(raw)
+        if record is None:
+            continue
+        markers = find_markers(record.text) if record.type == "assistant" and not record.meta else []
+        if markers:
+            source = {
+                "session": transcript.session_id,
+                "agent": transcript.agent_id,
+                "timestamp": record.timestamp,
+            }
+            sort_markers(markers, channels, source, found)
+        if not transcript.is_subagent:
+            watchdog.observe(data.setdefault("watch", watchdog.fresh()), record, bool(markers))
+        if scope.byte_budget is not None and stats.bytes_read >= scope.byte_budget:
+            _mark_partial(state, key)
+            return
+
+
+def _mark_partial(state: ScanState, key: str) -> None:
+    """Record the file as only as long as what was read, so the next tick sees the rest as appended."""
+    entry = state.files[key]
+    entry.identity = replace(entry.identity, size=entry.offset)
+
+
+def _capture_lessons(
+    scope: TickScope, lessons: list[dict[str, Any]], result: TickResult, now: datetime
+) -> None:
+    if not lessons:
+        return
+    from ..errors import UsageError
+
+    store = EpisodeStore(store_path(scope.state_dir, scope.project))
+    for lesson in lessons:
+        try:
+            episode, is_new = store.capture(lesson, now)
+        except UsageError as exc:
+            result.problems.append(f"a #lesson block was not recorded: {exc}")
+            continue
+        if is_new:
+            result.lessons.append(episode.id)
+
+
+def _ordered(files: list[TranscriptFile], live: Path | None) -> list[TranscriptFile]:
+    """The live session first, then the most recently written: a byte budget goes where it matters."""
+
+    def recency(file: TranscriptFile) -> float:
+        try:
+            return -file.path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    live_key = os.path.abspath(live) if live else None
+    return sorted(files, key=lambda f: (os.path.abspath(f.path) != live_key, recency(f)))
+
+
+def _live(ordered: list[TranscriptFile], live: Path | None) -> Path:
+    """The session the watchdog speaks for: the hook's, else the most recently written main session."""
+    if live is not None:
+        return live
+    return next((f.path for f in ordered if not f.is_subagent), Path("/nonexistent"))
+
+
+@contextmanager
+def _scan_lock(scan_file: Path, wait: bool) -> Iterator[bool]:
+    """Hold the project's scan lock; yields False (without waiting) when `wait` is off and it is taken."""
+    scan_file.parent.mkdir(parents=True, exist_ok=True)
+    handle: IO[str] = open(scan_file.with_suffix(".lock"), "a")  # noqa: SIM115 - held for the body
+    try:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+    finally:
+        handle.close()

@@ -1,0 +1,44 @@
+"""SessionStart: the top lessons, the pending-queue signal, the consolidation reminder, the handoff."""
+
+from __future__ import annotations
+
+from ..capture.places import memory_dir, transcripts_dir
+from ..learnings.lessons import live_lessons, render_lesson
+from .context import HookContext
+from .dedup import SessionMarks, prune_sessions
+from .handoff import read_handoff
+from .output import additional_context
+from .prompt import tick_lines
+from .reminder import due_message, remind
+
+LESSONS_HEADER = "Lessons from earlier sessions in this project (consolidate):"
+
+
+def handle(ctx: HookContext) -> str:
+    source = str(ctx.payload.get("source") or "startup")
+    if source in ("clear", "compact"):
+        SessionMarks(ctx.state_dir, ctx.session_id).reset()  # the context lost what was injected
+    if source == "startup":
+        prune_sessions(ctx.state_dir)
+    parts = [
+        top_lessons(ctx),
+        "\n".join(tick_lines(ctx)),
+        reminder(ctx),
+        read_handoff(ctx.state_dir, ctx.project, ctx.session_id, ctx.now) if source != "resume" else "",
+    ]
+    text = "\n\n".join(part for part in parts if part)
+    return additional_context("SessionStart", text) if text else ""
+
+
+def top_lessons(ctx: HookContext) -> str:
+    """The best-scored live lessons not yet promoted (promoted ones are in CLAUDE.md already)."""
+    ranked = [e for _, e in live_lessons(ctx.state_dir, ctx.project, ctx.now) if e.status == "active"]
+    chosen = ranked[: ctx.config.top_lessons]
+    return "\n".join([LESSONS_HEADER, *(render_lesson(e) for e in chosen)]) if chosen else ""
+
+
+def reminder(ctx: HookContext) -> str:
+    message = due_message(
+        memory_dir(ctx.home, ctx.cwd), transcripts_dir(ctx.home, ctx.cwd), ctx.config, ctx.now
+    )
+    return remind(ctx.state_dir, ctx.project, message, ctx.config, ctx.now) or ""
