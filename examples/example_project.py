@@ -242,7 +242,8 @@ def build_example(root: Path) -> Example:
     memory_dir.mkdir(parents=True)
     for name, content in memory_files().items():
         (memory_dir / name).write_text(content, encoding="utf-8")
-    os.utime(memory_dir / "MEMORY.md", (1_764_000_000, 1_764_000_000))
+    for name in ("MEMORY.md", "project_pydantic.md"):  # "yesterday" in these files means 2026-11-26
+        os.utime(memory_dir / name, (1_795_780_800, 1_795_780_800))
     (project / "CLAUDE.md").write_text(
         "# acme-api\n\n- Python 3.11; run `make test` before pushing.\n", encoding="utf-8"
     )

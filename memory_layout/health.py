@@ -92,7 +92,7 @@ def _check_index_like(tree: MemoryTree, path: str) -> list[Defect]:
     doc = tree.files[path].document
     assert doc is not None
     found: list[Defect] = []
-    for section in doc.sections():
+    for section in doc.sections() if path == INDEX else []:
         if len(section.entries) > MAX_SECTION_ENTRIES:
             found.append(
                 Defect(

@@ -34,9 +34,12 @@ def test_example_project_builds_a_repo_memory_and_sessions(tmp_path: Path) -> No
     assert not (example.project / "src/acme/settings.py").exists()
 
 
-def test_demo_runs_and_restores(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_demo_runs_a_full_dream(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     code = _load("demo").demo(tmp_path)
     out = capsys.readouterr().out
     assert code == 0
-    assert "| generic advice with nothing project-specific | REMOVE | MEMORY.md → Feedback | done |" in out
-    assert "every byte restored: True" in out
+    for action in ("REMOVE", "MERGE", "EDIT", "CLUSTER", "ADD"):
+        assert f"### [{action}] Learning:" in out, action
+        assert f"| {action} |" in out, action
+    assert "| failed" not in out and "unverified" not in out
+    assert "no proposals: memory is consistent" in out

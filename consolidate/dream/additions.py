@@ -4,6 +4,7 @@ against every layer, ranked by impact, capped, and written in the pointer format
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..models import Candidate
 from ..secrets import has_secret, redact
 from .drafts import Draft, locate_entry, plain
 from .orient import Snapshot
-from .similarity import TextIndex
+from .similarity import TextIndex, tokens
 
 MAX_ADD = 7
 DUPLICATE = 0.75
@@ -38,6 +39,11 @@ _TRANSIENT = re.compile(
     r"\b(?:right now|for now|currently|at the moment|this session|temporarily|wip)\b", re.IGNORECASE
 )
 _SLUG = re.compile(r"[^a-z0-9]+")
+_CONDITION = re.compile(
+    r"^\*{0,2}(?:when|whenever|before|after)\s+(?P<cond>[^:*]{3,80}?)\*{0,2}:\*{0,2}\s+(?P<rule>.{3,})$",
+    re.IGNORECASE | re.DOTALL,
+)
+MAX_POINTER = 150
 
 
 @dataclass
@@ -68,13 +74,21 @@ def quality_problem(candidate: Candidate) -> str | None:
     return None
 
 
+def normalize(candidate: Candidate) -> Candidate:
+    """A principle written as `When X: Y` gives its condition to the trigger."""
+    match = _CONDITION.match(candidate.principle.strip())
+    if not match:
+        return candidate
+    return candidate.model_copy(update={"trigger": match["cond"], "principle": match["rule"].strip()})
+
+
 def additions(
     candidates: list[Candidate], snapshot: Snapshot, *, claimed: set[tuple[str, str]], max_add: int = MAX_ADD
 ) -> Additions:
     result = Additions()
     index = TextIndex(entry.text for entry in snapshot.known)
     names = {name for name in snapshot.tree.files}
-    for candidate in sorted(candidates, key=rank, reverse=True):
+    for candidate, queue_ids in merge_alike(map(normalize, candidates)):
         if candidate.category == "NOISE":
             continue
         subject = redact(plain(candidate.principle, 70))
@@ -87,17 +101,47 @@ def additions(
             continue
         score, _ = index.best(f"{candidate.trigger} {candidate.principle}")
         update = _update_target(candidate, snapshot, claimed)
+        if update is not None and _says_the_same(candidate, update[1]):
+            update, score = None, 1.0
         if score >= DUPLICATE and update is None:
             result.notes.append(f"already recorded: {subject}")
-            result.recorded_queue_ids.extend(q for q in [candidate.queue_id] if q)
+            result.recorded_queue_ids.extend(queue_ids)
             continue
         if len([d for d in result.drafts if d.action == "ADD"]) >= max_add and update is None:
             result.notes.append(f"left for a later run (ADD cap {max_add}): {subject}")
             continue
         draft = _edit(candidate, update) if update else _add(candidate, snapshot, names)
+        draft.queue_ids = queue_ids
         index.add(f"{candidate.trigger} {candidate.principle}")
         result.drafts.append(draft)
     return result
+
+
+def merge_alike(candidates: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
+    """Candidates that say the same thing become one: the richest text, the summed frequency, the
+    strongest confidence and impact, all the evidence and queue ids — then ranked by impact."""
+    groups: list[list[Candidate]] = []
+    index = TextIndex([])
+    for candidate in candidates:
+        score, position = index.best(f"{candidate.trigger} {candidate.principle}")
+        if score >= DUPLICATE and candidate.layer == groups[position][0].layer:
+            groups[position].append(candidate)
+        else:  # the index holds one text per group, so positions match
+            groups.append([candidate])
+            index.add(f"{candidate.trigger} {candidate.principle}")
+    merged = []
+    for group in groups:
+        best = max(group, key=lambda c: (bool(c.trigger.strip()), len(tokens(c.principle)), c.confidence))
+        combined = best.model_copy(
+            update={
+                "frequency": sum(c.frequency for c in group),
+                "confidence": max(c.confidence for c in group),
+                "impact": max(c.impact for c in group),
+                "evidence": [e for c in group for e in c.evidence][:5],
+            }
+        )
+        merged.append((combined, [c.queue_id for c in group if c.queue_id]))
+    return sorted(merged, key=lambda pair: rank(pair[0]), reverse=True)
 
 
 def _update_target(
@@ -113,10 +157,32 @@ def _update_target(
     return None
 
 
+def _says_the_same(candidate: Candidate, entry: str) -> bool:
+    """The candidate's takeaway adds no word the entry does not already have (trigger wording varies)."""
+    return not tokens(candidate.principle) - tokens(entry)
+
+
 def _pointer(candidate: Candidate, file: str | None) -> str:
-    if candidate.trigger.strip():
-        return trigger_pointer(candidate.trigger, candidate.principle, file)
-    return always_on_pointer(candidate.principle, file)
+    """The pointer line, its takeaway shortened (at a clause or word) to stay within 150 characters."""
+    takeaway = candidate.principle.strip()
+    while True:
+        if candidate.trigger.strip():
+            line = trigger_pointer(candidate.trigger, takeaway, file)
+        else:
+            line = always_on_pointer(takeaway, file)
+        if len(line) + 2 <= MAX_POINTER or len(takeaway) < 40:
+            return line
+        takeaway = _shorter(takeaway)
+
+
+def _shorter(text: str) -> str:
+    """Drop the last clause, or else the last word."""
+    body = text.rstrip(".")
+    for mark in ("; ", ", so ", " so ", ", ", " — ", " because "):
+        head, found, _ = body.rpartition(mark)
+        if found and len(head) >= 30:
+            return head
+    return body.rsplit(" ", 1)[0]
 
 
 def _edit(candidate: Candidate, target: tuple[str, str]) -> Draft:
@@ -148,7 +214,7 @@ def _add(candidate: Candidate, snapshot: Snapshot, names: set[str]) -> Draft:
     kind = KIND_TYPE.get(candidate.kind, "feedback")
     topic = _topic_name(kind, candidate, names)
     names.add(topic)
-    section = candidate.section or TYPE_SECTIONS[kind]
+    section = _section(candidate, kind, snapshot)
     changes: list[dict[str, Any]] = [
         {"op": "write_file", "file": topic, "content": _topic_body(candidate, kind), "create_only": True},
         {"op": "add_entry", "file": INDEX, "section": section, "text": _pointer(candidate, topic)},
@@ -159,6 +225,17 @@ def _add(candidate: Candidate, snapshot: Snapshot, names: set[str]) -> Draft:
         else "detailed reference, loaded on demand"
     )
     return _draft(candidate, "ADD", INDEX, section, changes, rationale=why)
+
+
+def _section(candidate: Candidate, kind: str, snapshot: Snapshot) -> str:
+    """An existing MEMORY.md section when one fits; else the section of the memory type."""
+    index = snapshot.tree.index
+    doc = index.document if index is not None else None
+    for name in (candidate.section, TYPE_SECTIONS[kind]):
+        found = doc.section(name) if doc is not None and name else None
+        if found is not None:
+            return found.name
+    return TYPE_SECTIONS[kind]
 
 
 def _draft(

@@ -118,6 +118,5 @@ async def gather(
 def _fallback(snapshot: Snapshot, queue_items: list[dict[str, Any]]) -> DiscoveryReport:
     from ..discover import discover_recent
 
-    report = discover_recent(snapshot.settings, limit=FALLBACK_SESSIONS)
-    report.notes.append(f"deterministic fallback over the {FALLBACK_SESSIONS} most recent sessions")
-    return report
+    known = [entry.text for entry in snapshot.known]
+    return discover_recent(snapshot.settings, FALLBACK_SESSIONS, known, queue_items)

@@ -69,8 +69,19 @@ def tokens(text: str) -> frozenset[str]:
             chars = [c for c in word if not c.isspace()]
             words.update(a + b for a, b in zip(chars, chars[1:], strict=False))
         elif len(word) > 2 and word not in STOP:
-            words.add(word[:-1] if word.endswith("s") and len(word) > 4 else word)
+            words.add(stem(word))
     return frozenset(words)
+
+
+def stem(word: str) -> str:
+    """A light English stem, enough to match dependency/dependencies and add/added/adding."""
+    for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
 
 
 def overlap(a: frozenset[str], b: frozenset[str]) -> float:

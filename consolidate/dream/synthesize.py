@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pydantic import ValidationError
 
 from ..models import AuditReport, DiscoveryReport
-from ..plan import L0_WARNING, Plan, PlanError, Proposal
+from ..plan import ACTION_ORDER, L0_WARNING, Plan, PlanError, Proposal
 from ..review import preview_diff
 from ..runs import write_scope
 from ..secrets import has_secret, redact
@@ -43,7 +43,9 @@ def synthesize(
     adds = [d for d in added.drafts if d.action == "ADD"]
     clusters = cluster_drafts(snapshot, drafts + adds)
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
-    ordered = drafts + clusters + adds
+    ordered = sorted(
+        drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
+    )  # ids ascend in apply order
     plan = build_plan(snapshot, gathered, engine, ordered, notes)
     return Synthesis(plan, plan.notes, added.recorded_queue_ids)
 
@@ -82,6 +84,12 @@ def build_plan(
     )
     for proposal in plan.proposals:
         proposal.diff = preview_diff(plan, proposal, scope)
+    unchanged = [p for p in plan.proposals if not p.diff.strip()]
+    if unchanged:
+        plan.notes += [f"dropped (no change): {redact(p.summary)}" for p in unchanged]
+        plan.proposals = [p for p in plan.proposals if p.diff.strip()]
+        for number, proposal in enumerate(plan.proposals, start=1):
+            proposal.id = f"P{number}"
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {
         "auditor_skipped": gathered.auditor_skipped,

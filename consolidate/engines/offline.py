@@ -32,9 +32,14 @@ def _discover(task: AgentTask) -> dict:
         [entry.text for entry in snapshot.known],
         since=task.since,
         extra_items=task.queue_items,
-        progress=_adapt(task, "sessions scanned"),
+        progress=_adapt_labelled(task, "sessions scanned"),
     )
     return report.model_dump(mode="json")
+
+
+def _adapt_labelled(task: AgentTask, what: str) -> Callable[[int, int, str], None] | None:
+    adapted = _adapt(task, what)
+    return None if adapted is None else lambda done, total, _label: adapted(done, total)
 
 
 def _adapt(task: AgentTask, what: str) -> Callable[[int, int], None] | None:

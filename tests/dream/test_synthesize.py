@@ -87,8 +87,8 @@ def test_every_finding_becomes_a_concrete_retirement(settings) -> None:  # type:
         ("REMOVE", "STALE"),
         ("REMOVE", "LOW-VALUE"),
         ("MERGE", "MERGE"),
-        ("EDIT", "STALE"),
         ("CLUSTER", "CLUSTER"),
+        ("EDIT", "STALE"),
     ]
     assert any("weak evidence" in note for note in synthesis.notes)  # the 0.4 REMOVE is not proposed
     remove = synthesis.plan.proposals[0]
@@ -197,11 +197,16 @@ def test_l0_warning_and_secret_gate(settings) -> None:  # type: ignore[no-untype
 
 def test_adds_to_a_clustered_section_go_to_its_cluster(settings) -> None:  # type: ignore[no-untyped-def]
     synthesis = plan_for(
-        settings, [], [candidate("prefix counters with `acme_`", "adding metrics", section="Reference")]
+        settings,
+        [],
+        [
+            candidate(
+                "rotate the signing key every 90 days", "handling webhook signatures", section="Reference"
+            )
+        ],
     )
     add = next(p for p in synthesis.plan.proposals if p.action == "ADD")
     assert add.target.file == "clusters/reference.md"
     entry = next(c for c in add.changes if c.op == "add_entry").model_dump()
-    assert entry["file"] == "clusters/reference.md" and entry["text"].endswith(
-        "](../feedback_adding_metrics.md)"
-    )
+    assert entry["file"] == "clusters/reference.md"
+    assert entry["text"].endswith("](../feedback_handling_webhook_signatures.md)")
