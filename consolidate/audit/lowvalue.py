@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 from .drafts import Draft
-from .similar import tokens, word_set
+from .similar import stemmed, tokens
 from .units import Unit
 
-GENERIC = word_set(
+GENERIC = stemmed(
     """
-    code coding clean cleaner readable readability maintainable maintainability quality best practice practices
+    use code coding clean cleaner readable readability maintainable maintainability quality best practice practices
     important importance good great better always write writing written test tests testing tested meaningful
     names naming name variable variables document documented documentation comment comments helpful keep
     simple simplicity small short functions function avoid bugs bug careful carefully double check checks

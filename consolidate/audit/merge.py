@@ -12,14 +12,19 @@ from pathlib import PurePosixPath
 
 from memory_layout import MemoryTree
 
+from .claims import extract_claims
 from .drafts import Draft, prefix_length
-from .similar import containment, jaccard, similar_pairs, tokens
+from .similar import containment, jaccard, similar_pairs, stemmed, tokens
 from .units import Unit
 
 _LINK_TAIL = re.compile(r"\s*(?:→|->|=>)?\s*(?:see\s+)?(?:\[[^\]\n]*\]\([^)\n]*\)\s*)+$", re.IGNORECASE)
 _TRIGGER = re.compile(r"^\s*\*\*[^*\n]*\*\*:?\s*")
 _CLAUSE = re.compile(r"(?<=[.;!?。；])\s+")
-NEW_CLAUSE_CONTAINMENT = 0.7
+MAX_MERGED_RATIO = 0.8  # a merge that is barely shorter than its parts is two statements, not one
+# A clause is dropped only when every word of it is already said, light verbs aside.
+LIGHT_WORDS = stemmed(
+    "come comes need needs get gets go goes make makes take takes do done keep keeps hold holds"
+)
 
 
 def split_tail(content: str) -> tuple[str, str]:
@@ -39,7 +44,7 @@ def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
         other, _ = split_tail(unit.content)
         for clause in _CLAUSE.split(_TRIGGER.sub("", other.strip())):
             words = tokens(clause)
-            if words and containment(words, frozenset(have)) < NEW_CLAUSE_CONTAINMENT:
+            if words - have - LIGHT_WORDS:
                 added.append(_sentence(clause))
                 have |= words
     merged_body = body.rstrip()
@@ -47,7 +52,7 @@ def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
         merged_body = _sentence(merged_body) + " " + " ".join(added)
     text = kept.text[: prefix_length(kept)] + merged_body + tail
     original = len(kept.text) + sum(len(u.text) for u in absorbed)
-    return text if len(text) < original else None
+    return text if len(text) <= MAX_MERGED_RATIO * original else None
 
 
 def _sentence(text: str) -> str:
@@ -60,8 +65,10 @@ def topic_merges(tree: MemoryTree, units: list[Unit], taken: set[int]) -> list[D
     topics = [p for p in tree.topic_files() if tree.files[p].document is not None]
     bodies = {p: _body(tree, p) for p in topics}
     sets = [tokens(bodies[p]) for p in topics]
-    pairs = {(i, j) for i, j, _ in similar_pairs(sets, 0.5)}
+    pairs = {(i, j) for i, j, _ in similar_pairs(sets, 0.5) if _restates(sets[i], sets[j])}
     pairs |= {(i, j) for i, j in _same_prefix(topics) if jaccard(sets[i], sets[j]) >= 0.35}
+    entities = [_entities(bodies[p]) for p in topics]
+    pairs = {(i, j) for i, j in pairs if not (entities[i] and entities[j] and not entities[i] & entities[j])}
     pointers = _pointers(tree, units)
     drafts: list[Draft] = []
     used: set[int] = set()
@@ -85,8 +92,20 @@ def _body(tree: MemoryTree, path: str) -> str:
     return "".join(b.text for b in doc.blocks if b.kind != "frontmatter")
 
 
+def _entities(text: str) -> frozenset[str]:
+    return frozenset(c.value for c in extract_claims(text) if c.kind in ("path", "glob", "symbol"))
+
+
+def _restates(a: frozenset[str], b: frozenset[str]) -> bool:
+    """The smaller file says (almost) nothing the larger does not."""
+    small, large = sorted((a, b), key=len)
+    return containment(small, large) >= 0.9
+
+
 def _same_prefix(paths: list[str]) -> list[tuple[int, int]]:
-    stems = [re.split(r"[_\-\s]+", PurePosixPath(p).stem.lower()) for p in paths]
+    """Pairs whose names share a prefix after the memory-type word: `feedback_x_export` and
+    `feedback_x_export_notes` do, `project_a_flow` and `project_b_flow` do not."""
+    stems = [_subject_words(p) for p in paths]
     found = []
     for i in range(len(paths)):
         for j in range(i + 1, len(paths)):
@@ -98,6 +117,14 @@ def _same_prefix(paths: list[str]) -> list[tuple[int, int]]:
             if common >= 2 or (common >= 1 and min(len(stems[i]), len(stems[j])) == common):
                 found.append((i, j))
     return found
+
+
+def _subject_words(path: str) -> list[str]:
+    words = re.split(r"[_\-\s]+", PurePosixPath(path).stem.lower())
+    return words[1:] if len(words) > 1 and words[0] in _TYPE_WORDS else words
+
+
+_TYPE_WORDS = frozenset(["feedback", "project", "reference", "user", "topic", "note", "notes"])
 
 
 def _pointers(tree: MemoryTree, units: list[Unit]) -> dict[str, Unit]:

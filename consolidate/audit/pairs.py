@@ -14,20 +14,19 @@ from datetime import datetime
 
 from .drafts import Draft
 from .merge import merged_entry
-from .similar import containment, jaccard, similar_pairs, tokens, word_set
+from .similar import containment, jaccard, similar_pairs, stemmed, tokens
 from .units import Unit
 from .versions import conflicting
 
 MERGE_THRESHOLD = 0.5
-_VALUE = re.compile(r"`[^`\n]+`|\b\d+(?:\.\d+)*(?:\.x)?\b")
-_ABSOLUTE_DATE = re.compile(r"\b(20\d\d)-(0[1-9]|1[0-2])(?:-(0[1-9]|[12]\d|3[01]))?\b")
+_VALUE = re.compile(r"(?<![\w./-])\d+(?:\.\d+)*(?:\.x)?(?![\w/-])")
 _MIGRATIONS = [
     re.compile(p, re.IGNORECASE)
     for p in (
         r"\b(?:switched|migrated|moved|changed|went|upgraded|ported)\s+(?:over\s+)?from\s+(?P<old>[^.;,]+?)\s+(?:to|→|->)\s+(?P<new>[^.;,]+)",
         r"\breplaced\s+(?P<old>[^.;,]+?)\s+(?:with|by)\s+(?P<new>[^.;,]+)",
         r"\b(?:no longer|don'?t|do not|stop)\s+us(?:e|es|ing)\s+(?P<old>[^.;,]+)",
-        r"(?P<new>[^.;,]+?)\s+instead of\s+(?P<old>[^.;,]+)",
+        r"\buse\s+(?P<new>\S+)\s+instead of\s+(?P<old>[^.;,]+)",
         r"(?P<old>\S+)\s+(?:is|are)\s+(?:now\s+)?deprecated",
         r"перешли\s+с\s+(?P<old>[^.;,]+?)\s+на\s+(?P<new>[^.;,]+)",
         r"(?P<new>[^.;,]+?)\s+вместо\s+(?P<old>[^.;,]+)",
@@ -36,19 +35,15 @@ _MIGRATIONS = [
         r"(?P<old>[^.;,]+?)\s+yerine\s+(?P<new>[^.;,]+)",
     )
 ]
-_MIGRATION_VERBS = word_set(
+_MIGRATION_VERBS = stemmed(
     "switched migrated moved changed went upgraded ported replaced longer don't use uses using stop "
     "instead deprecated now перешли вместо yerine"
 )
 
 
 def recency(unit: Unit) -> tuple[datetime, int]:
-    """Newer sorts later: a date written in the entry, else its git/file date, then its position."""
-    stated = [m for m in _ABSOLUTE_DATE.finditer(unit.content)]
-    when = unit.date or datetime.min.replace(tzinfo=None)
-    if stated:
-        last = stated[-1]
-        when = datetime(int(last.group(1)), int(last.group(2)), int(last.group(3) or 1))
+    """Newer sorts later: by the git or file date of the entry, then by its position."""
+    when = unit.date or datetime.min
     return when.replace(tzinfo=None), unit.order
 
 
@@ -100,7 +95,7 @@ def migrations(text: str) -> list[tuple[frozenset[str], frozenset[str]]]:
             groups = match.groupdict()
             old = tokens(groups.get("old") or "") - _MIGRATION_VERBS
             new = _leading_term(groups.get("new") or "")
-            if old and len(old) <= 4:
+            if old and len(old) <= 3:
                 found.append((frozenset(old), frozenset(new)))
     return found
 
@@ -150,7 +145,19 @@ def _superseded_draft(
 
 
 def _values(unit: Unit) -> frozenset[str]:
-    return frozenset(m.group(0).strip("`").casefold() for m in _VALUE.finditer(unit.content))
+    """Numbers and commands: what two statements of the same thing can disagree on."""
+    numbers = {m.group(0) for m in _VALUE.finditer(unit.content)}
+    return frozenset(numbers | {c.value for c in unit.claims if c.kind == "command"})
+
+
+def _entities(unit: Unit) -> frozenset[str]:
+    return frozenset(c.value for c in unit.claims if c.kind in ("path", "glob", "symbol"))
+
+
+def different_subjects(a: Unit, b: Unit) -> bool:
+    """Both name files or symbols, and none in common: they are about different things."""
+    ea, eb = _entities(a), _entities(b)
+    return bool(ea and eb and not ea & eb)
 
 
 def _value_conflicts(
@@ -160,14 +167,14 @@ def _value_conflicts(
     drafts = []
     for i, j, _ in candidates:
         a, b = memory[i], memory[j]
-        if id(a) in taken or id(b) in taken:
+        if id(a) in taken or id(b) in taken or different_subjects(a, b):
             continue
         va, vb = _values(a), _values(b)
         if not (va - vb) or not (vb - va):
             continue
         words_a = sets[i] - {t for v in va for t in tokens(v)}
         words_b = sets[j] - {t for v in vb for t in tokens(v)}
-        if jaccard(words_a, words_b) < 0.6:
+        if jaccard(words_a, words_b) < 0.75:
             continue
         older, newer = sorted((a, b), key=recency)
         evidence = (
@@ -243,38 +250,32 @@ def _sentences(text: str) -> list[str]:
 def _merges(
     memory: list[Unit], sets: list[frozenset[str]], candidates: list[tuple[int, int, float]], taken: set[int]
 ) -> list[Draft]:
-    groups = _groups(len(memory), [(i, j) for i, j, score in candidates if score > MERGE_THRESHOLD])
+    """Pairs, best overlap first, each entry in one merge at most (chains of look-alikes are not merged)."""
     drafts = []
-    for members in groups:
-        units = [memory[i] for i in members if id(memory[i]) not in taken and memory[i].is_entry]
-        if len(units) < 2:
+    for i, j, score in candidates:
+        a, b = memory[i], memory[j]
+        if id(a) in taken or id(b) in taken or not (a.is_entry and b.is_entry):
             continue
-        kept = max(units, key=lambda u: (bool(u.links), recency(u)))
-        absorbed = [u for u in units if u is not kept]
-        text = merged_entry(kept, absorbed)
+        if not _mergeable(a, b, sets[i], sets[j], score):
+            continue
+        kept, absorbed = sorted((a, b), key=lambda u: (bool(u.links), len(tokens(u.content)), recency(u)))[
+            ::-1
+        ]
+        text = merged_entry(kept, [absorbed])
         if text is None:
             continue
-        score = max(jaccard(sets[memory.index(kept)], sets[memory.index(u)]) for u in absorbed)
-        evidence = f"{len(units)} entries overlap (Jaccard {score:.2f}): " + "; ".join(
-            f"{u.file}:{u.line}" for u in units
-        )
-        drafts.append(Draft("MERGE", kept, evidence, "MERGE", 0.7, replacement=text, related=absorbed))
-        taken.update(id(u) for u in units)
+        evidence = f"overlaps {absorbed.file}:{absorbed.line} (Jaccard {score:.2f}); one entry says both"
+        drafts.append(Draft("MERGE", kept, evidence, "MERGE", 0.7, replacement=text, related=[absorbed]))
+        taken.update((id(a), id(b)))
     return drafts
 
 
-def _groups(size: int, edges: list[tuple[int, int]]) -> list[list[int]]:
-    parent = list(range(size))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i, j in edges:
-        parent[find(i)] = find(j)
-    groups: dict[int, list[int]] = defaultdict(list)
-    for i, j in edges:
-        groups[find(i)].extend((i, j))
-    return [sorted(set(g)) for g in groups.values()]
+def _mergeable(a: Unit, b: Unit, set_a: frozenset[str], set_b: frozenset[str], score: float) -> bool:
+    """Overlap above half and the same subject: one restates the other, or both name the same file
+    or symbol. Entries that differ by a word on each side and name nothing in common are usually one
+    template about two different things, not a duplicate."""
+    if score <= MERGE_THRESHOLD or different_subjects(a, b):
+        return False
+    if not (set_a - set_b) or not (set_b - set_a):
+        return True
+    return bool(_entities(a) & _entities(b)) and score >= 0.6

@@ -25,7 +25,7 @@ _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)?|[\u4e00-\u9fff]")
 _LINK = re.compile(r"\]\([^)\n]*\)|https?://\S+")
 STOPWORDS = word_set(
     "a an the and or but if then else when while of to in on at by for with from as is are was were be been "
-    "being it its this that these those there here do does did not no so than too very can could should "
+    "being it its this that these those there here do does did so than too very can could should "
     "would will may might must shall has have had i you we they he she them our your their my me us via "
     "into onto out up down over under about after before also only just any all each every some such more "
     "most other same own per etc e g ie eg detail details see note notes "
@@ -39,8 +39,23 @@ def tokens(text: str) -> frozenset[str]:
     """Content words of `text`, lower case, without stopwords, links and markup."""
     plain = _LINK.sub(" ", text).casefold()
     return frozenset(
-        w for w in _WORD.findall(plain) if w not in STOPWORDS and (len(w) > 1 or not w.isascii())
+        stem(w) for w in _WORD.findall(plain) if w not in STOPWORDS and (len(w) > 1 or not w.isascii())
     )
+
+
+def stemmed(text: str) -> frozenset[str]:
+    """`word_set` of a literal, stemmed like `tokens` stems (for word lists compared with tokens)."""
+    return frozenset(stem(w) for w in text.split())
+
+
+def stem(word: str) -> str:
+    """A light English stemmer (loads/loaded/loading → load), enough to match restatements."""
+    if not word.isascii() or len(word) <= 4:
+        return word
+    for suffix in ("ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: -len(suffix)]
+    return word
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:

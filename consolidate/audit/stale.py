@@ -13,12 +13,12 @@ from collections.abc import Callable
 
 from .claims import Claim
 from .drafts import Draft, content_span
-from .similar import tokens, word_set
+from .similar import stemmed, tokens
 from .units import Unit
 from .verify import Check
 
 MAX_RESIDUE_WORDS = 10
-_GENERIC_VERBS = word_set("use uses used using lives live contains contain holds has handles defines see")
+_GENERIC_VERBS = stemmed("use uses used using lives live contains contain holds has handles defines see")
 
 TopicVerdict = Callable[[str], str]  # topic file → "stale" (nothing in it holds any more) | "" otherwise
 

@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -252,19 +253,25 @@ def _symbol_check(
 
 
 def _renamed_to(removal: Removal) -> str:
-    """The word that took `removal.word`'s place on an otherwise identical line, if any."""
-    word = removal.word
+    """The word that took `removal.word`'s place on an otherwise identical line, if any.
+
+    When several added lines fit (many functions share a signature), the name most like the old
+    one wins; a name less than half alike is no rename.
+    """
+    word, best, best_ratio = removal.word, "", 0.5
+    token = re.escape(word)
     for line in removal.removed:
         escaped = re.escape(line.strip())
-        token = re.escape(word)
         if token not in escaped:
             continue
-        pattern = escaped.replace(token, r"(?P<new>[\w$:.-]+)", 1).replace(token, r"(?P=new)")
+        pattern = re.compile(escaped.replace(token, r"(?P<new>[\w$:.-]+)", 1).replace(token, r"(?P=new)"))
         for added in removal.added:
-            match = re.fullmatch(pattern, added.strip())
+            match = pattern.fullmatch(added.strip())
             if match and match["new"] != word:
-                return match["new"]
-    return ""
+                ratio = SequenceMatcher(None, word, match["new"]).ratio()
+                if ratio > best_ratio:
+                    best, best_ratio = match["new"], ratio
+    return best
 
 
 # -- commands ---------------------------------------------------------------------------------
