@@ -143,7 +143,7 @@ MERGES = [
         "The seed command loads fixtures/{m}.json as the seed data for {m}.",
     ),
 ]
-RELATIVE = [
+RELATIVE: list[tuple[str, str, int | str]] = [
     ("en", "Fixed the flaky {m} sync test yesterday by pinning the clock.", -1),
     ("en", "The {m} rate limit was raised last week to 200 requests per minute.", "week"),
     ("en", "Rotated the {m} signing keys 3 days ago; old signatures still validate.", -3),
@@ -336,7 +336,7 @@ def plant_relative_date(plan: _Plan) -> None:
         monday = MEMORY_DAY - timedelta(days=MEMORY_DAY.weekday())
         want = (monday - timedelta(weeks=1)).isoformat()
     else:
-        want = (MEMORY_DAY + timedelta(days=int(offset))).isoformat()
+        want = (MEMORY_DAY + timedelta(days=int(str(offset)))).isoformat()
     entry = template.format(m=module)
     plan.add(_section(plan), _label(f"relative-date-{lang}", entry, "DATE_FIX", want=want))
 
