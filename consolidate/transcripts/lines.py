@@ -25,6 +25,7 @@ class LineStats:
     oversized: int = 0
     incomplete_tail: int = 0
     bytes_read: int = 0
+    offset: int = 0  # where the last complete line read ended (not summed by `add`)
 
     @property
     def skipped(self) -> int:
@@ -49,13 +50,13 @@ def iter_lines(
     handle: BinaryIO, stats: LineStats, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[tuple[int, bytes | None]]:
     """(end offset, line) for each complete line from the handle's position; None for an oversized line."""
-    offset = handle.tell()
+    offset = stats.offset = handle.tell()
     while True:
         line = handle.readline(max_line_bytes + 1)
         if not line:
             return
         if line.endswith(b"\n"):
-            offset += len(line)
+            offset = stats.offset = offset + len(line)
             stats.lines += 1
             stats.bytes_read += len(line)
             yield offset, line
@@ -67,7 +68,7 @@ def iter_lines(
         if not complete:
             stats.incomplete_tail += 1
             return
-        offset += len(line) + skipped
+        offset = stats.offset = offset + len(line) + skipped
         stats.lines += 1
         stats.oversized += 1
         stats.bytes_read += len(line) + skipped

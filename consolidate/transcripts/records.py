@@ -17,6 +17,7 @@ INPUT_CAP = 2_000
 
 REJECTION_PREFIX = "The user doesn't want to proceed with this tool use"
 _REASON_SPLIT = re.compile(r"the user said:\s*", re.IGNORECASE)
+_HARNESS_NOTE = re.compile(r"\n\s*Note: The user's next message")
 INTERRUPT_PREFIX = "[Request interrupted by user"
 # Text the harness writes into user turns: never something the user typed.
 MACHINE_PREFIXES = (
@@ -75,7 +76,7 @@ class ToolResult:
         if not self.rejected:
             return ""
         parts = _REASON_SPLIT.split(self.text, maxsplit=1)
-        return parts[1].strip() if len(parts) == 2 else ""
+        return _HARNESS_NOTE.split(parts[1], maxsplit=1)[0].strip() if len(parts) == 2 else ""
 
 
 @dataclass(slots=True)

@@ -62,7 +62,10 @@ def find_transcripts(directory: Path) -> list[TranscriptFile]:
     """Main sessions and their subagent transcripts under a project's transcript dir, sorted by path."""
     found: list[TranscriptFile] = []
     try:
-        entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        entries = sorted(
+            os.scandir(directory),
+            key=lambda e: (e.name.removesuffix(".jsonl"), not e.name.endswith(".jsonl")),
+        )
     except OSError:
         return []
     for entry in entries:
@@ -104,13 +107,12 @@ def read_transcript(file: TranscriptFile, start: int = 0, max_line_bytes: int = 
     try:
         with open(file.path, "rb") as handle:
             handle.seek(start)
-            for line_no, (offset, raw) in enumerate(
-                iter_json_lines(handle, transcript.stats, max_line_bytes), 1
-            ):
-                transcript.end_offset = offset
+            lines = iter_json_lines(handle, transcript.stats, max_line_bytes)
+            for line_no, (_, raw) in enumerate(lines, 1):
                 record = normalize(raw, line_no)
                 if record is not None:
                     transcript.records.append(record)
+            transcript.end_offset = max(start, transcript.stats.offset)
     except OSError:
         pass
     return transcript

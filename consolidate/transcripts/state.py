@@ -173,5 +173,6 @@ def iter_new_records(
             for offset, record in iter_json_lines(handle, stats, max_line_bytes):
                 entry.offset = offset
                 yield record
+            entry.offset = max(entry.offset, stats.offset)  # past trailing bad lines too
     except OSError:
         return
