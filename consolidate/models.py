@@ -105,6 +105,9 @@ class DiscoveryReport(_Report):
     sessions_scanned: int = 0
     notes: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)
+    # capture-queue items dropped as already recorded, noise or secret: ack them, they will not come back
+    dropped_queue_ids: list[str] = Field(default_factory=list)
+    stats: dict[str, int] = Field(default_factory=dict)  # lines read/skipped, signals found/dropped by reason
 
 
 class AuditReport(_Report):

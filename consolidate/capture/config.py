@@ -7,7 +7,6 @@ never an error: a typo in a config file must not break a session.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -67,6 +66,8 @@ def load_config(state_dir: Path, repo: Path | None) -> Config:
 
 
 def _overlay(config: Config, path: Path) -> Config:
+    import tomllib  # only when a config file exists: its parser costs milliseconds on every hook
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -7,7 +7,6 @@ even when hooks race. Clearing or compacting the context resets the marks (the m
 from __future__ import annotations
 
 import os
-import shutil
 import time
 from pathlib import Path
 
@@ -32,12 +31,16 @@ class SessionMarks:
         return True
 
     def reset(self) -> None:
+        import shutil
+
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
 def prune_sessions(state_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> int:
     """Drop the marks of sessions untouched for `keep_days`; returns how many went."""
+    import shutil
+
     root = state_dir / SESSIONS_DIR
     cutoff = (now or time.time()) - keep_days * 86400
     removed = 0

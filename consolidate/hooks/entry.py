@@ -11,7 +11,6 @@ import importlib
 import json
 import os
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -57,6 +56,8 @@ def run_hook(event: str, stdin: TextIO, stdout: TextIO, env: Mapping[str, str] |
 
 def log_failure(env: Mapping[str, str], event: str, exc: BaseException) -> None:
     """Append one entry to the hook log (kept under ~1 MB by rotating once)."""
+    import traceback
+
     try:
         path = state_root(claude_home(None, env), env) / LOG_FILE
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -18,7 +18,6 @@ from typing import Any
 
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
-from ..secrets import redact
 from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, fold, status_event
 from .scoring import find_duplicate
 
@@ -125,6 +124,8 @@ def _ends_with_newline(path: Path) -> bool:
 
 def episode_from_input(data: object) -> Episode:
     """Validate a capture's JSON object; secrets in any text are redacted before it is stored."""
+    from ..secrets import redact  # captures are rare; the hooks that only read lessons skip its patterns
+
     if not isinstance(data, dict):
         raise UsageError('an episode is a JSON object with at least a "rule"')
     rule = data.get("rule")

@@ -1,0 +1,196 @@
+"""Hook latency: p50/p95 wall time of each hook run as a process, against `python3 -c pass`.
+
+Each hook runs the way Claude Code runs it — a new process with the event's JSON on stdin — through
+the venv's `consolidate` console script and through `python -m consolidate`. The baselines are measured
+in the same run: `python3 -c pass` (whatever `python3` is on PATH) and the venv's own interpreter with
+`-c pass` (the same interpreter the hook uses). The project is set up warm: 40 lessons with triggers, a
+few queued learnings, a live transcript that gains one exchange before every UserPromptSubmit and Stop.
+
+With the corpus present it also times a cold `consolidate tick` over a real project's transcripts
+(everything, then one hook-sized 8 MB slice).
+
+    python bench/hooks.py              # 40 runs per hook
+    python bench/hooks.py --runs 100
+    python bench/hooks.py --no-bytecode   # as with PYTHONDONTWRITEBYTECODE=1: sources compiled every run
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from consolidate.capture import queue as q  # noqa: E402
+from consolidate.capture.places import project_key  # noqa: E402
+from consolidate.learnings.store import EpisodeStore, store_path  # noqa: E402
+from tests.capture.fixtures import Session, append_session, write_session  # noqa: E402
+
+CORPUS = ROOT.parent / "shared" / "corpus" / "winksaville__tspec" / ".claude"
+EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
+BYTECODE_OFF = "--no-bytecode" in sys.argv
+
+
+def timed(
+    command: list[str], stdin: str, env: dict[str, str], runs: int, before: Callable[[], None] | None = None
+) -> list[float]:
+    times = []
+    for _ in range(runs):
+        if before is not None:
+            before()
+        start = time.perf_counter()
+        subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=True)
+        times.append(time.perf_counter() - start)
+    return times
+
+
+def p50_p95(times: list[float]) -> tuple[float, float]:
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def setup(base: Path) -> tuple[dict[str, str], Path, Session, Path]:
+    env = {**os.environ, "HOME": str(base), "CLAUDE_CONFIG_DIR": str(base / ".claude"),
+           "CONSOLIDATE_STATE_DIR": str(base / "state"), "PYTHONPYCACHEPREFIX": str(base / "pycache")}  # fmt: skip
+    env.pop("CONSOLIDATE_CHILD", None)
+    if not BYTECODE_OFF:  # as installed: bytecode cached (in a temp dir, so the tree stays clean)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ.update({k: env[k] for k in ("HOME", "CLAUDE_CONFIG_DIR", "CONSOLIDATE_STATE_DIR")})
+    project = base / "project"
+    (project / ".git").mkdir(parents=True)
+    now = datetime.now(UTC)
+    store = EpisodeStore(store_path(base / "state", project))
+    for i in range(40):
+        trigger = {"tool": "Bash", "command": rf"\bstep{i}\b"} if i % 2 else {"path": f"src/area{i}/**"}
+        store.capture(
+            {"rule": f"lesson {i}: area {i} needs its own fixture {i * 7919}", "trigger": trigger}, now
+        )
+    with q.open_queue(base / ".claude") as queue:
+        queue.enqueue(str(project), [q.NewItem("learning", f"pending {i}") for i in range(3)])
+    session = Session(session_id="bench-session", cwd=str(project))
+    for i in range(150):
+        session.user(f"question {i} " + "x" * 400).assistant(f"answer {i} " + "y" * 1200)
+    transcript = write_session(base / ".claude", project, session)
+    return env, project, session, transcript
+
+
+def payloads(project: Path, transcript: Path) -> dict[str, str]:
+    base = {"session_id": "bench-session", "transcript_path": str(transcript), "cwd": str(project)}
+    return {
+        "SessionStart": json.dumps({**base, "hook_event_name": "SessionStart", "source": "startup"}),
+        "UserPromptSubmit": json.dumps(
+            {**base, "hook_event_name": "UserPromptSubmit", "prompt": "no, do it this way"}
+        ),
+        "PreToolUse": json.dumps(
+            {
+                **base,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "make step7"},
+                "tool_use_id": "toolu_1",
+            }
+        ),  # fmt: skip
+        "Stop": json.dumps({**base, "hook_event_name": "Stop", "stop_hook_active": False}),
+    }
+
+
+def corpus_tick(env: dict[str, str], base: Path) -> None:
+    if not CORPUS.is_dir():
+        print("\ncorpus not found; cold tick skipped")
+        return
+    project = base / "corpus-project"
+    project.mkdir()
+    projects = base / ".claude" / "projects"
+    projects.mkdir(parents=True, exist_ok=True)
+    (projects / project_key(project)).symlink_to(CORPUS)
+    size = sum(p.stat().st_size for p in CORPUS.rglob("*.jsonl"))
+    command = [str(ROOT / ".venv" / "bin" / "consolidate"), "tick", "--project", str(project), "--json"]
+    start = time.perf_counter()
+    sliced = json.loads(
+        subprocess.run(
+            [*command, "--max-bytes", str(8 << 20)], env=env, capture_output=True, text=True, check=True
+        ).stdout
+    )
+    slice_time = time.perf_counter() - start
+    start = time.perf_counter()
+    rest = json.loads(subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout)
+    rest_time = time.perf_counter() - start
+    total = sliced["bytes_read"] + rest["bytes_read"]
+    print(f"\ncold tick over the corpus ({size / 1e6:.1f} MB of transcripts):")
+    print(
+        f"  first hook-sized tick (8 MB budget): {slice_time * 1000:.0f} ms for {sliced['bytes_read'] / 1e6:.1f} MB"
+    )
+    print(f"  the rest in one CLI tick:            {rest_time:.2f} s for {rest['bytes_read'] / 1e6:.1f} MB "
+          f"({rest['bytes_read'] / 1e6 / rest_time:.0f} MB/s); {total / 1e6:.1f} MB read in all")  # fmt: skip
+    start = time.perf_counter()
+    subprocess.run(command, env=env, capture_output=True, check=True)
+    print(f"  a tick with nothing new:             {(time.perf_counter() - start) * 1000:.0f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument(
+        "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE (compile every run)"
+    )
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
+    try:
+        env, project, session, transcript = setup(base)
+        venv_python = str(ROOT / ".venv" / "bin" / "python")
+        launchers = {
+            "console script": [str(ROOT / ".venv" / "bin" / "consolidate")],
+            "python -m": [venv_python, "-m", "consolidate"],
+        }
+        python3 = shutil.which("python3") or "python3"
+        baselines = {
+            "python3 -c pass": p50_p95(timed([python3, "-c", "pass"], "", env, args.runs)),
+            "venv python -c pass": p50_p95(timed([venv_python, "-c", "pass"], "", env, args.runs)),
+        }
+        subprocess.run(
+            [*launchers["console script"], "tick", "--project", str(project)],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+
+        def grow() -> None:
+            start = len(session.records)
+            session.user("next " + "z" * 300).assistant("ok " + "w" * 600)
+            append_session(transcript, session, start)
+
+        cached = "off (compiled every run)" if BYTECODE_OFF else "cached"
+        print(f"{args.runs} runs each; times in ms; bytecode {cached}")
+        for name, (p50, p95) in baselines.items():
+            print(f"{'baseline':18} {name:22} p50 {p50 * 1000:6.1f}  p95 {p95 * 1000:6.1f}")
+        print(
+            f"{'hook':18} {'launcher':22} {'p50':>10} {'p95':>10}   p95 ÷ python3 p95   p95 ÷ venv python p95"
+        )
+        for event, data in payloads(project, transcript).items():
+            for launcher, command in launchers.items():
+                before = grow if event in ("UserPromptSubmit", "Stop") else None
+                p50, p95 = p50_p95(timed([*command, "hook", event], data, env, args.runs, before))
+                ratios = [p95 / b[1] for b in baselines.values()]
+                print(
+                    f"{event:18} {launcher:22} {p50 * 1000:10.1f} {p95 * 1000:10.1f}   {ratios[0]:17.2f}×  {ratios[1]:20.2f}×"
+                )
+        log = base / "state" / "hooks.log"
+        print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
+        corpus_tick(env, base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

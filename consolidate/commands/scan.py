@@ -1,0 +1,102 @@
+"""consolidate scan [PROJECT] [--json] [--since WHEN] [--transcripts DIR] [--all]"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+HELP = "mine the sessions since the last consolidation for learnings (offline, no model calls)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    parser.add_argument("--json", action="store_true", help="print the discovery report as JSON")
+    parser.add_argument(
+        "--since",
+        metavar="WHEN",
+        help="only sessions after WHEN: an ISO date/time or an age such as 7d, 12h, 2w",
+    )
+    parser.add_argument("--all", action="store_true", help="every session, whatever the last consolidation")
+    parser.add_argument(
+        "--transcripts",
+        metavar="DIR",
+        help="a folder of session transcripts to read instead of the project's",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from ..discover import discover, load_memory_texts, parse_since
+    from ..errors import UsageError
+    from ..settings import load_settings
+
+    since = None
+    if args.since:
+        try:
+            since = parse_since(args.since)
+        except ValueError:
+            raise UsageError(f"--since: not a date or an age (7d, 12h, 2w): {args.since!r}") from None
+    directory = Path(args.transcripts).expanduser() if args.transcripts else None
+    if directory is not None and not directory.is_dir():
+        raise UsageError(f"--transcripts: no such directory: {directory}")
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    sessions = None
+    if args.all and since is None:
+        from ..transcripts import find_transcripts
+
+        sessions = [f.session_id for f in find_transcripts(directory or settings.layout.transcripts_dir)]
+    report = discover(
+        settings, load_memory_texts(settings), since=since, sessions=sessions, transcripts_dir=directory,
+        progress=_progress_printer(),
+    )  # fmt: skip
+    if args.json:
+        sys.stdout.write(json.dumps(_as_json(report, directory or settings.layout.transcripts_dir), indent=2,
+                                    ensure_ascii=False) + "\n")  # fmt: skip
+        return 0
+    _print_report(report)
+    return 0
+
+
+def _progress_printer() -> Any:
+    from ..console import is_terminal
+
+    if not is_terminal(sys.stderr):
+        return None
+
+    def show(done: int, total: int, path: str) -> None:
+        sys.stderr.write(f"\rscanning {done}/{total} transcripts…" + ("\n" if done == total else ""))
+        sys.stderr.flush()
+
+    return show
+
+
+def _as_json(report: Any, directory: Any) -> dict[str, Any]:
+    from ..discover.candidates import pointer_line
+
+    document = report.model_dump(mode="json")
+    for item, candidate in zip(document["candidates"], report.candidates, strict=True):
+        item["pointer"] = pointer_line(candidate)
+    document["transcripts_dir"] = str(directory)
+    return dict(document)
+
+
+def _print_report(report: Any) -> None:
+    from ..console import print_table
+    from ..discover.candidates import pointer_line
+
+    out = sys.stdout
+    rows = [
+        [i, c.kind, c.category, c.layer, f"{c.confidence:.2f}", c.frequency, pointer_line(c)]
+        for i, c in enumerate(report.candidates, 1)
+    ]
+    if rows:
+        print_table(["#", "Kind", "Category", "Layer", "Conf", "Freq", "Learning"], rows)
+    stats = report.stats
+    skipped = sum(stats.get(k, 0) for k in ("bad_json", "oversized", "incomplete_tail"))
+    out.write(
+        f"{len(report.candidates)} candidate(s) from {report.sessions_scanned} session(s)"
+        f"; {stats.get('signals', 0)} signal(s) found, {skipped} bad line(s) skipped\n"
+    )

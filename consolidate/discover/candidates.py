@@ -1,0 +1,147 @@
+"""Turn signals into `Candidate`s: layer, section, confidence and impact, one pointer line each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memory_layout.pointers import trigger_pointer
+
+from ..models import Candidate, EvidenceRef, Layer
+from . import lexicon
+from .signals import Signal
+from .text import clip
+
+BASE_CONFIDENCE = {
+    "marker": 0.9,
+    "queue": 0.9,
+    "remember": 0.85,
+    "rejection": 0.75,
+    "decision": 0.7,
+    "correction": 0.65,
+    "error-fix": 0.6,
+    "preference": 0.7,
+}
+BASE_IMPACT = {
+    "marker": 0.6,
+    "queue": 0.6,
+    "remember": 0.7,
+    "rejection": 0.6,
+    "decision": 0.6,
+    "correction": 0.6,
+    "error-fix": 0.5,
+    "preference": 0.6,
+}
+SECTIONS = {
+    "marker": "Learnings",
+    "queue": "Learnings",
+    "remember": "Feedback",
+    "rejection": "Feedback",
+    "correction": "Feedback",
+    "decision": "Decisions",
+    "error-fix": "Commands",
+    "preference": "Feedback",
+}
+L3_DETAIL = 300  # a detail body longer than this deserves its own topic file
+_IMPORTANT = (
+    "critical",
+    "important",
+    "must",
+    "data loss",
+    "security",
+    "never",
+    "always",
+    "важно",
+    "никогда",
+    "всегда",
+    "重要",
+    "必须",
+    "永远",
+    "önemli",
+    "asla",
+    "her zaman",
+)
+
+
+def suggest_layer(signal: Signal) -> Layer:
+    """L0 for how to behave everywhere, L1 for project conventions and decisions, L3 for long detail."""
+    text = signal.principle.lower()
+    if lexicon.BEHAVIOUR.search(text):
+        return "L0"
+    if len(signal.detail) > L3_DETAIL:
+        return "L3"
+    if signal.kind == "decision" or lexicon.CONVENTION.search(text) and signal.kind != "error-fix":
+        return "L1"
+    return "L2"
+
+
+def suggest_section(signal: Signal, layer: str) -> str:
+    if signal.channel and signal.channel != "learning":
+        return signal.channel.replace("-", " ").title()
+    if layer == "L0":
+        return "Preferences"
+    if layer == "L1" and signal.kind != "decision":
+        return "Conventions"
+    return SECTIONS.get(signal.kind, "Learnings")
+
+
+def to_candidate(signal: Signal) -> Candidate:
+    """The candidate for one signal, before dedupe and the comparison with memory."""
+    layer = suggest_layer(signal)
+    trigger = signal.trigger or "working in this project"
+    lowered = signal.principle.lower()
+    impact = BASE_IMPACT.get(signal.kind, 0.5) + (0.15 if any(w in lowered for w in _IMPORTANT) else 0.0)
+    if layer == "L0":
+        impact += 0.1
+    return Candidate(
+        kind=signal.kind,  # type: ignore[arg-type]
+        principle=signal.principle,
+        trigger=trigger,
+        layer=layer,
+        section=suggest_section(signal, layer),
+        detail=signal.detail,
+        confidence=round(min(0.98, BASE_CONFIDENCE.get(signal.kind, 0.5) + signal.strength), 2),
+        impact=round(min(1.0, impact), 2),
+        queue_id=signal.queue_id,
+        evidence=[evidence_of(signal)] if signal.uuid or signal.session or signal.quote else [],
+    )
+
+
+def evidence_of(signal: Signal) -> EvidenceRef:
+    return EvidenceRef(
+        session=signal.session,
+        uuid=signal.uuid,
+        timestamp=signal.timestamp,
+        quote=signal.quote,
+        file=signal.file,
+    )
+
+
+def pointer_line(candidate: Candidate) -> str:
+    """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.`"""
+    line = trigger_pointer(candidate.trigger or "working in this project", candidate.principle)
+    return line[:-1] if line.endswith("….") else line
+
+
+def queue_signal(item: dict[str, Any]) -> Signal:
+    """A capture-queue item (`id`, `channel`, `payload`) as a signal; non-learning channels keep their name."""
+    from .phrasing import marker_principle
+    from .signals import make_signal
+    from .text import language
+    from .triggers import derive_trigger
+
+    payload = str(item.get("payload") or "")
+    channel = str(item.get("channel") or "learning")
+    principle, detail = marker_principle(payload)
+    if channel != "learning" and not detail:
+        detail = payload if "\n" in payload.strip() else ""
+    return make_signal(
+        "queue",
+        principle,
+        quote=clip(payload, 200),
+        trigger=derive_trigger(payload),
+        detail=detail,
+        language=language(payload),
+        queue_id=str(item.get("id") or ""),
+        channel=channel,
+        timestamp=str(item.get("enqueued_at") or ""),
+    )

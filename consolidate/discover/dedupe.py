@@ -1,0 +1,76 @@
+"""Merge near-duplicate candidates: the same lesson said twice (or in two sessions) is one candidate
+with its frequency summed, its evidence pooled, and more confidence and impact when it recurs."""
+
+from __future__ import annotations
+
+import re
+
+from ..models import Candidate, EvidenceRef
+from .existing import contradicts
+from .text import overlap
+
+MERGE_JACCARD = 0.5
+MERGE_CONTAINMENT = 0.75
+SAME_CODE_JACCARD = 0.25
+MAX_EVIDENCE = 5
+_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def similar(a: str, b: str) -> bool:
+    """Near-duplicate principles that do not contradict each other (a shared command counts extra)."""
+    jaccard, containment, shared = overlap(a, b)
+    close = jaccard >= MERGE_JACCARD or containment >= MERGE_CONTAINMENT and shared >= 3
+    if not close and jaccard >= SAME_CODE_JACCARD and _code_spans(a) & _code_spans(b):
+        close = True
+    if shared < 2 or not close:
+        return False
+    return not contradicts(a, b)
+
+
+def _code_spans(text: str) -> set[str]:
+    return {span.strip(" .").lower() for span in _CODE.findall(text)}
+
+
+def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
+    """One candidate per cluster of near-duplicates; the most confident one speaks for the cluster."""
+    clusters: list[list[Candidate]] = []
+    for candidate in sorted(candidates, key=lambda c: (-c.confidence, -len(c.evidence))):
+        for cluster in clusters:
+            if similar(candidate.principle, cluster[0].principle):
+                cluster.append(candidate)
+                break
+        else:
+            clusters.append([candidate])
+    return [combine(cluster) for cluster in clusters]
+
+
+def combine(cluster: list[Candidate]) -> Candidate:
+    lead = cluster[0]
+    sessions = {e.session for c in cluster for e in c.evidence if e.session}
+    extra_sessions = max(0, len(sessions) - 1)
+    merged = lead.model_copy(deep=True)
+    merged.frequency = sum(c.frequency for c in cluster)
+    merged.evidence = pooled_evidence(cluster)
+    merged.queue_id = lead.queue_id or next((c.queue_id for c in cluster if c.queue_id), "")
+    merged.detail = max((c.detail for c in cluster), key=len)
+    bonus = 0.05 * (len(cluster) - 1) + 0.05 * extra_sessions
+    merged.confidence = round(min(0.98, lead.confidence + bonus), 2)
+    merged.impact = round(min(1.0, max(c.impact for c in cluster) + 0.15 * extra_sessions), 2)
+    return merged
+
+
+def pooled_evidence(cluster: list[Candidate]) -> list[EvidenceRef]:
+    """Up to five pieces of evidence, one per session first."""
+    everything = [e for c in cluster for e in c.evidence]
+    first_per_session: list[EvidenceRef] = []
+    seen: set[str] = set()
+    for evidence in everything:
+        if evidence.session not in seen:
+            seen.add(evidence.session)
+            first_per_session.append(evidence)
+    rest = [e for e in everything if e not in first_per_session]
+    return (first_per_session + rest)[:MAX_EVIDENCE]
+
+
+def distinct_sessions(candidate: Candidate) -> int:
+    return len({e.session for e in candidate.evidence if e.session})

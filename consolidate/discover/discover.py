@@ -1,0 +1,133 @@
+"""The offline signal discoverer: mine the sessions in the window, return a `DiscoveryReport`.
+
+`discover` is what the dream calls (and `consolidate scan` prints); `discover_recent` is its fallback
+when an LLM discoverer fails: a deterministic scan of the few most recent sessions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..models import Candidate, DiscoveryReport
+from ..settings import Settings
+from ..status import read_marker
+from ..transcripts.session import TranscriptFile
+from .candidates import queue_signal, to_candidate
+from .dedupe import merge_candidates
+from .existing import compare, statements
+from .quality import rejection_reason
+from .scanner import SignalCache
+from .signals import Signal
+from .window import most_recent_sessions, select_transcripts, timestamp_after
+
+Progress = Callable[[int, int, str], None]
+MemoryTexts = Mapping[str, str] | Iterable[str]
+
+
+def discover(
+    settings: Settings,
+    existing_memory_texts: MemoryTexts = (),
+    since: datetime | None = None,
+    sessions: Iterable[str] | None = None,
+    extra_items: Sequence[Mapping[str, Any]] = (),
+    *,
+    transcripts_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> DiscoveryReport:
+    """Candidates from the sessions after `since` (default: the last consolidation; all when never)."""
+    directory = transcripts_dir or settings.layout.transcripts_dir
+    if since is None and sessions is None:
+        since = read_marker(settings.memory_dir)
+    files = select_transcripts(directory, since, sessions)
+    return _run(settings, files, existing_memory_texts, since, extra_items, progress)
+
+
+def discover_recent(
+    settings: Settings,
+    limit: int = 5,
+    existing_memory_texts: MemoryTexts = (),
+    extra_items: Sequence[Mapping[str, Any]] = (),
+    *,
+    transcripts_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> DiscoveryReport:
+    """Candidates from the `limit` most recent sessions only, whatever the last consolidation."""
+    directory = transcripts_dir or settings.layout.transcripts_dir
+    files = most_recent_sessions(directory, limit)
+    report = _run(settings, files, existing_memory_texts, None, extra_items, progress)
+    report.notes.append(f"fallback scan of the {limit} most recent sessions")
+    return report
+
+
+def _run(
+    settings: Settings,
+    files: list[TranscriptFile],
+    memory: MemoryTexts,
+    since: datetime | None,
+    extra_items: Sequence[Mapping[str, Any]],
+    progress: Progress | None,
+) -> DiscoveryReport:
+    cache = SignalCache(settings.run_dir("scan"))
+    signals: list[Signal] = []
+    stats: Counter[str] = Counter()
+    for done, file in enumerate(files, 1):
+        scan = cache.scan(file)
+        signals.extend(s for s in scan.signals if timestamp_after(s.timestamp, since))
+        stats.update({k: v for k, v in scan.stats.to_dict().items() if v})
+        stats[f"files_{scan.change.value}"] += 1
+        if progress is not None:
+            progress(done, len(files), str(file.path))
+    cache.save()
+    signals.extend(queue_signal(dict(item)) for item in extra_items)
+    report = build_report(signals, memory)
+    report.sessions_scanned = len({f.session_id for f in files})
+    report.stats.update(stats)
+    return report
+
+
+def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> DiscoveryReport:
+    """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
+    stats: Counter[str] = Counter(signals=len(signals))
+    dropped_queue: list[str] = []
+    kept: list[Candidate] = []
+    for signal in signals:
+        reason = rejection_reason(signal)
+        if reason:
+            stats[f"dropped_{reason.replace(' ', '_').replace('-', '_')}"] += 1
+            if signal.queue_id:
+                dropped_queue.append(signal.queue_id)
+            continue
+        kept.append(to_candidate(signal))
+    known = statements(memory)
+    candidates = []
+    for candidate in merge_candidates(kept):
+        match = compare(candidate.principle, known)
+        if match.category == "RECORDED":
+            stats["dropped_recorded"] += 1
+            if candidate.queue_id:
+                dropped_queue.append(candidate.queue_id)
+            continue
+        candidate.category = match.category  # type: ignore[assignment]
+        candidate.related = match.related
+        candidates.append(candidate)
+    candidates.sort(key=lambda c: (-(c.impact * c.confidence), -c.frequency, c.principle))
+    report = DiscoveryReport(candidates=candidates, dropped_queue_ids=dropped_queue)
+    report.stats.update(stats)
+    return report
+
+
+def load_memory_texts(settings: Settings) -> dict[str, str]:
+    """The texts discovery compares against: every Markdown file of the memory dir and both CLAUDE.md."""
+    texts: dict[str, str] = {}
+    layout = settings.layout
+    paths = sorted(settings.memory_dir.rglob("*.md")) if settings.memory_dir.is_dir() else []
+    for path in [*paths, layout.user_claude_md, layout.project_claude_md]:
+        try:
+            texts[str(path)] = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+    return texts

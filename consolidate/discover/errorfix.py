@@ -1,0 +1,143 @@
+"""Error → fix: a tool call that failed, then a changed call of the same tool that worked.
+
+Only failures that say the call itself was wrong count (unknown option, command not found, no such
+file …): a failing test run followed by the same run after a code change teaches nothing about the
+command. For shell calls the lesson is the command that worked against the one that failed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections import deque
+from dataclasses import dataclass
+
+from ..transcripts.records import ToolUse, tool_command
+from .phrasing import error_fix_principle, error_gist
+from .text import clip
+from .triggers import command_head
+
+# What a failing call says when the call itself was wrong, not the code it ran.
+USAGE_ERROR = re.compile(
+    r"command not found|not found|unknown (?:option|command|argument|flag|subcommand)|unrecognized|"
+    r"unexpected argument|invalid (?:option|argument|value|choice)|no such (?:file|option|command|table)|"
+    r"usage:|did you mean|is not recognized|not a git repository|permission denied|does not exist|"
+    r"cannot find|could not find|no module named|modulenotfounderror|not installed|requires? (?:a|an|the) |"
+    r"missing (?:required )?argument|unsupported|not supported|no matching|not allowed|is required|"
+    r"expected one of|wasn't found|unable to (?:find|locate|open)|not recognized|missing script|"
+    r"no rule to make target|can't open file|cannot open|unknown target|no such subcommand",
+    re.IGNORECASE,
+)
+_NOISE_SUFFIX = re.compile(
+    r"\s*(?:2>&1|2>/dev/null|>/dev/null|\|\s*(?:head|tail|grep|less|more|wc|cat|sort|uniq|tee)\b[^|;&]*|"
+    r";\s*echo\b[^|;&]*|\|\|\s*true)\s*",
+)
+_CD_PREFIX = re.compile(r"^\s*cd\s+\S+\s*&&\s*")
+_SKIPPED_ERRORS = ("Sibling tool call errored", "Interrupted by user", "[Request interrupted")
+_SHELL_TOOLS = frozenset({"Bash", "BashOutput", "PowerShell"})
+# Looking around (a file that is not there, a pattern with no match) is exploration, not a lesson.
+_EXPLORATION = frozenset(
+    {"cat", "ls", "grep", "rg", "ugrep", "find", "fd", "head", "tail", "less", "more", "wc", "file", "stat",
+     "echo", "which", "type", "pwd", "tree", "du", "df", "diff", "sed", "awk", "test", "[", "true", "sleep"}
+)  # fmt: skip
+_WINDOW = 6
+
+
+@dataclass
+class FailedCall:
+    use: ToolUse
+    error: str
+    fixed: bool = False
+
+
+@dataclass(frozen=True)
+class Fix:
+    principle: str
+    trigger: str
+    quote: str
+    failed_command: str
+
+
+def normalize_command(command: str) -> str:
+    """The command without output plumbing (`2>&1 | tail -5`) or a leading `cd dir &&`."""
+    command = _CD_PREFIX.sub("", command.strip())
+    previous = None
+    while previous != command:
+        previous = command
+        command = _NOISE_SUFFIX.sub(" ", command).strip()
+    return " ".join(command.split())
+
+
+def _tokens(command: str) -> set[str]:
+    return set(command.split())
+
+
+def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
+    """The lesson when `use` (which succeeded) fixes one of the recent failed calls, else None."""
+    if use.name not in _SHELL_TOOLS:
+        return None
+    command = normalize_command(tool_command(use))
+    if not command:
+        return None
+    for call in reversed(list(failed)[-_WINDOW:]):
+        if call.fixed or call.use.name != use.name or call.error.startswith(_SKIPPED_ERRORS):
+            continue
+        before = normalize_command(tool_command(call.use))
+        if not before or before == command or not _related(before, command):
+            continue
+        if command_head(before).split()[0] in _EXPLORATION:
+            continue
+        if not USAGE_ERROR.search(error_gist(call.error) + "\n" + call.error[:400]):
+            continue
+        call.fixed = True
+        head = command_head(before) or command_head(command)
+        principle = fix_principle(head, before, command, call.error)
+        if not principle:
+            return None
+        return Fix(
+            principle=principle,
+            trigger=f"running `{head}`" if head else "running shell commands",
+            quote=clip(f"{before} → {error_gist(call.error)} → {command}", 200),
+            failed_command=before,
+        )
+    return None
+
+
+def fix_principle(head: str, before: str, after: str, error: str) -> str:
+    r"""What changed, as a rule: `For \`x y\`, pass \`--flag\`` / `omit …` / `use … instead of …`."""
+    removed, added = _difference(before, after)
+    gist = clip(error_gist(error), 80)
+    why = f" ({gist})" if gist else ""
+    if not added and len(removed) > 2:
+        return ""  # the retry gave up part of the call: nothing learned about how to make it
+    removed_text, added_text = " ".join(removed), " ".join(added)
+    if added and removed and len(removed_text) + len(added_text) <= 80:
+        return f"For `{head}`, use `{added_text}` instead of `{removed_text}`{why}"
+    if added and not removed and len(added_text) <= 60:
+        return f"For `{head}`, pass `{added_text}`{why}"
+    if removed and not added and len(removed_text) <= 60:
+        return f"For `{head}`, omit `{removed_text}`{why}"
+    return error_fix_principle(before, after, error)
+
+
+def _difference(before: str, after: str) -> tuple[list[str], list[str]]:
+    """Words of the failed call missing from the fix, and words the fix added, in order."""
+    old, new = _words(before), _words(after)
+    return [w for w in old if w not in new], [w for w in new if w not in old]
+
+
+def _words(command: str) -> list[str]:
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
+def _related(before: str, after: str) -> bool:
+    """The same program and subcommand, or mostly the same words (`docker-compose up` → `docker compose up`)."""
+    head_before, head_after = command_head(before), command_head(after)
+    if head_before and head_before == head_after:
+        return True
+    a, b = _tokens(before), _tokens(after)
+    same_program = bool(head_before) and head_before.split()[0] == (head_after.split() or [""])[0]
+    return len(a & b) / max(1, len(a | b)) >= (0.3 if same_program else 0.4)

@@ -1,0 +1,88 @@
+"""Compare a candidate with what is already remembered: recorded already, an update, a contradiction,
+or a gap to fill.
+
+The memory is given as texts (MEMORY.md, topic and cluster files, both CLAUDE.md files); each
+non-heading line or list item is one statement.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from . import lexicon
+from .text import overlap, stems
+
+RECORDED_CONTAINMENT = 0.8
+RECORDED_JACCARD = 0.6
+RELATED_CONTAINMENT = 0.5
+_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_SKIP_LINE = re.compile(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
+_NEGATED_SPAN = re.compile(
+    r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,2})", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    source: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Match:
+    category: str  # "RECORDED" | "UPDATE" | "CONTRADICT" | "FILL_GAP"
+    related: str = ""
+
+
+def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
+    """Every bullet or prose line of the given memory texts, with its source name."""
+    items = memory.items() if isinstance(memory, Mapping) else ((f"text{i}", t) for i, t in enumerate(memory))
+    result: list[Statement] = []
+    for source, text in items:
+        in_fence = False
+        for line in text.splitlines():
+            if line.lstrip().startswith(("```", "~~~")):
+                in_fence = not in_fence
+                continue
+            if in_fence or not line.strip() or _SKIP_LINE.match(line):
+                continue
+            result.append(Statement(source, _BULLET.sub("", line).strip()))
+    return result
+
+
+def compare(principle: str, known: list[Statement]) -> Match:
+    """How the principle relates to the closest statement already remembered."""
+    best: tuple[float, Statement] | None = None
+    for statement in known:
+        jaccard, containment, shared = overlap(principle, statement.text)
+        if shared < 2:
+            continue
+        if jaccard >= RECORDED_JACCARD or containment >= RECORDED_CONTAINMENT and shared >= 3:
+            if contradicts(principle, statement.text):
+                return Match("CONTRADICT", statement.text)
+            return Match("RECORDED", statement.text)
+        if containment >= RELATED_CONTAINMENT and (best is None or containment > best[0]):
+            best = (containment, statement)
+    if best is None:
+        return Match("FILL_GAP")
+    text = best[1].text
+    return Match("CONTRADICT" if contradicts(principle, text) else "UPDATE", text)
+
+
+def negated_terms(text: str) -> frozenset[str]:
+    """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X")."""
+    found: set[str] = set()
+    for match in _NEGATED_SPAN.finditer(text.lower()):
+        found |= stems(match["span"])
+    for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
+        found |= stems(match.group(1))
+    return frozenset(found)
+
+
+def contradicts(a: str, b: str) -> bool:
+    """One text negates a term the other asserts."""
+    neg_a, neg_b = negated_terms(a), negated_terms(b)
+    pos_a, pos_b = stems(a) - neg_a, stems(b) - neg_b
+    return bool(neg_a & pos_b) or bool(neg_b & pos_a)

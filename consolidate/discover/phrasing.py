@@ -1,0 +1,116 @@
+"""Rewrite what was said as a one-line, reusable principle (offline, so by careful trimming)."""
+
+from __future__ import annotations
+
+import re
+
+from . import lexicon
+from .text import clip, sentences
+
+PRINCIPLE_LIMIT = 160
+_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_QUOTED = re.compile(r"^\s*>.*$", re.MULTILINE)
+_LEAD = re.compile(
+    r"^\s*(?:(?:no|nope|nah|wrong|hmm+|well|actually|ok(?:ay)?|so|but|sorry|нет|неправильно|неверно|не так|"
+    r"не то|ну|не надо так|不对|不是|错了|不行|嗯|hayır|yanlış|olmaz|öyle değil|böyle değil)\b\s*[,.!:;—-]*\s*)+",
+    re.IGNORECASE,
+)
+_ZH_LEAD = re.compile(r"^\s*(?:不对|不是这样|错了|不行)[，,。！!：:\s]*")
+_POLITE = re.compile(
+    r"^\s*(?:please|pls|пожалуйста|请|lütfen)\b[,\s]*|[,\s]*\b(?:please|thanks|thank you|пожалуйста|спасибо|"
+    r"谢谢|lütfen|teşekkürler)\b[.!\s]*$",
+    re.IGNORECASE,
+)
+_LETS = re.compile(r"^\s*let'?s\s+", re.IGNORECASE)
+
+
+def _body(text: str) -> str:
+    return _QUOTED.sub(" ", _FENCE.sub(" ", text)).strip()
+
+
+def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
+    text = _POLITE.sub("", _POLITE.sub("", text.strip(" ,;:—-，。：；、"))).strip(" ,;:—-，。：；、")
+    text = clip(text, limit)
+    return text[:1].upper() + text[1:] if text else ""
+
+
+def directive_principle(text: str) -> str:
+    """The part of a correction (or a rejection reason) that says what to do instead."""
+    chosen: list[str] = []
+    for index, sentence in enumerate(sentences(_body(text))):
+        if index == 0:
+            sentence = _ZH_LEAD.sub("", _LEAD.sub("", sentence))
+        if not sentence or sentence.endswith(("?", "？")) and not chosen:
+            continue
+        if lexicon.DIRECTIVE.search(sentence) or lexicon.CORRECTION_CUE.search(sentence):
+            chosen.append(sentence)
+        elif chosen:
+            break
+        if len(" ".join(chosen)) > PRINCIPLE_LIMIT * 0.6 or len(chosen) == 2:
+            break
+    return _finish(" ".join(chosen))
+
+
+def remember_principle(text: str) -> str:
+    """The thing to remember, without the "remember that" around it."""
+    body = _body(text)
+    match = lexicon.REMEMBER.search(body)
+    if match and match.start() > 0:
+        body = body[match.start() :] if not _is_tail_cue(body, match) else body
+    stripped = lexicon.REMEMBER_STRIP.sub("", body, count=1)
+    stripped = lexicon.REMEMBER_STRIP.sub("", stripped, count=1)
+    parts = sentences(stripped)
+    return _finish(" ".join(parts[:2]) if parts and len(parts[0]) < 60 else (parts[0] if parts else ""))
+
+
+def _is_tail_cue(body: str, match: re.Match[str]) -> bool:
+    """A Turkish request ends with its cue ("…, unutma"): keep what precedes it."""
+    return body[match.end() :].strip(" .!") == ""
+
+
+def decision_principle(text: str) -> str:
+    """The sentence that states the decision and its reason, as an instruction."""
+    parts = sentences(_body(text))
+    for index, sentence in enumerate(parts):
+        if not lexicon.DECISION.search(sentence):
+            continue
+        if (
+            not lexicon.REASON.search(sentence)
+            and index + 1 < len(parts)
+            and lexicon.REASON.search(parts[index + 1])
+        ):
+            sentence = f"{sentence} {parts[index + 1]}"
+        sentence = _LETS.sub("", _ZH_LEAD.sub("", _LEAD.sub("", sentence)))
+        return _finish(sentence, 200)
+    return ""
+
+
+def marker_principle(payload: str) -> tuple[str, str]:
+    """(one-line principle, longer detail or "") from a marker's payload."""
+    text = " ".join(payload.split())
+    if len(text) <= PRINCIPLE_LIMIT:
+        return _finish(text), ""
+    first = sentences(payload)[0] if sentences(payload) else text
+    return _finish(first), payload.strip()
+
+
+def error_fix_principle(failed: str, fixed: str, error: str) -> str:
+    """`Use \\`fixed\\` (\\`failed\\` fails: error)`."""
+    gist = clip(error_gist(error), 70)
+    fixed_text = clip(fixed, 80)
+    failed_text = clip(failed, 60)
+    reason = f": {gist}" if gist else ""
+    return f"Use `{fixed_text}` — `{failed_text}` fails{reason}"
+
+
+_EXIT_LINE = re.compile(r"^\s*exit code \d+\s*$", re.IGNORECASE)
+_TAG = re.compile(r"</?[a-z_]+>")
+
+
+def error_gist(error: str) -> str:
+    """The first informative line of a tool error."""
+    for line in _TAG.sub("", error).splitlines():
+        line = line.strip()
+        if line and not _EXIT_LINE.match(line):
+            return line
+    return ""

@@ -1,0 +1,66 @@
+"""The content-quality rules: what a candidate must be to be worth remembering.
+
+Fail: generic best practice, transient state, events with no principle (too short, a bare "no",
+a one-off instruction with nothing that generalises), anything that carried a secret.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..secrets import has_secret
+from . import lexicon
+from .signals import Signal
+from .text import content_size
+
+MIN_CONTENT = 3
+_CODE = re.compile(r"`[^`\n]+`")
+_VAGUE_OBJECT = re.compile(
+    r"^(?:don'?t|do not|never|stop)\s+(?:do(?:ing)?|that|this|it)\b[\s.!]*(?:that|this|it)?[\s.!]*$", re.I
+)
+# Kinds whose wording was chosen by the user in passing: they must show they hold beyond the moment.
+_NEEDS_GENERALITY = frozenset({"correction", "rejection"})
+
+
+def rejection_reason(signal: Signal) -> str:
+    """Why the signal is not worth a candidate, or "" when it passes."""
+    principle = signal.principle
+    if signal.redacted or has_secret(principle) or "[REDACTED" in principle:
+        return "secret"
+    if content_size(principle) < MIN_CONTENT and not _CODE.search(principle):
+        return "no principle"
+    if _VAGUE_OBJECT.match(principle.strip()):
+        return "no principle"
+    if signal.kind in ("marker", "queue"):
+        return ""
+    lowered = principle.lower()
+    if lexicon.GENERIC.search(lowered):
+        return "generic"
+    if lexicon.TRANSIENT.search(lowered) and not lexicon.GENERALIZER.search(lowered):
+        return "transient"
+    if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
+        return "one-off"
+    return ""
+
+
+_ALTERNATIVE = re.compile(
+    r"\b(?:instead of|rather than)\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
+    r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
+    r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",
+    re.IGNORECASE,
+)
+_CONDITIONAL_BAN = re.compile(
+    r"^(?:don'?t|do not|never|avoid|no)\b.*\b(?:until|unless|before|without|when|if|after|while|before)\b|"
+    r"^(?:не надо|не нужно|нельзя|никогда|не)\b.*\b(?:пока|если|без|до|когда|после)\b|"
+    r"^(?:不要|别|不能).*(?:之前|之后|除非|如果|直到|以前)|"
+    r"\b(?:olmadan|önce|sonra|-?meden|-?madan)\b.*\b(?:yapma|kullanma|çalıştırma|ekleme)\b",
+    re.IGNORECASE,
+)
+
+
+def _generalises(principle: str) -> bool:
+    """A rule, not a one-off request: "always/never", "X instead of Y", or a ban with its condition."""
+    lowered = principle.lower()
+    if lexicon.GENERALIZER.search(lowered) or lexicon.BEHAVIOUR.search(lowered):
+        return True
+    return bool(_ALTERNATIVE.search(lowered) or _CONDITIONAL_BAN.search(lowered))

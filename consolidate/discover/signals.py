@@ -1,0 +1,70 @@
+"""A signal: one piece of evidence in a transcript that something is worth remembering.
+
+Signals are plain data (cached per transcript between scans); `candidates` turns them into
+`Candidate` models. Everything quoted from a transcript is redacted before it lands here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from ..secrets import redact
+from .text import clip
+
+QUOTE_LIMIT = 200
+
+
+@dataclass
+class Signal:
+    kind: str  # a models.SignalKind
+    principle: str
+    trigger: str = ""
+    session: str = ""
+    uuid: str = ""
+    timestamp: str = ""
+    quote: str = ""
+    context: str = ""  # what the assistant had just done, for corrections and rejections
+    detail: str = ""
+    language: str = "en"
+    file: str = ""
+    strength: float = 0.0  # extra confidence from the wording (a generaliser such as "always")
+    redacted: bool = False  # the principle carried a secret: never emitted
+    queue_id: str = ""
+    channel: str = ""  # the capture channel of a queue item
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Signal:
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signal:
+    """A signal with its texts redacted and the quote clipped to `QUOTE_LIMIT` characters."""
+    clean = redact(principle)
+    detail = redact(extra.pop("detail", ""))
+    context = redact(extra.pop("context", ""))
+    trigger = redact(extra.pop("trigger", ""))
+    return Signal(
+        kind=kind,
+        principle=clean,
+        quote=quote_around(redact(quote), clean),
+        detail=detail,
+        context=clip(context, QUOTE_LIMIT),
+        trigger=trigger,
+        redacted=clean != principle,
+        **extra,
+    )
+
+
+def quote_around(text: str, principle: str) -> str:
+    """A quote of at most `QUOTE_LIMIT` characters that starts near where the principle was said."""
+    text = " ".join(text.split())
+    probe = " ".join(principle.split())[:24].lower()
+    position = text.lower().find(probe) if len(probe) >= 8 else -1
+    if position <= 40:
+        return clip(text, QUOTE_LIMIT)
+    return clip("…" + text[position - 20 :], QUOTE_LIMIT)

@@ -1,0 +1,123 @@
+"""Trigger conditions ("When <trigger>: …"): the task situation in which a lesson should load.
+
+Derived from what the assistant was doing (the tool call a correction answered) or from what the
+lesson talks about (a command, a file, a topic such as commits or tests).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import shlex
+
+from ..transcripts.records import ToolUse, tool_command
+
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_WRAPPERS = frozenset({"sudo", "time", "nice", "env", "exec", "command", "nohup"})
+_THREE_WORD = frozenset({"run", "exec", "x", "-m"})
+_BACKTICK = re.compile(r"`([^`\n]{2,80})`")
+_FILE = re.compile(
+    r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:md|py|rs|toml|json|ya?ml|ts|tsx|js|jsx|go|java|rb|sh|"
+    r"txt|cfg|ini|lock|c|h|cpp|hpp|sql|html|css))\b"
+)
+_TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), trigger)
+    for pattern, trigger in (
+        (r"\b(?:answer|respond|reply|tone|emoji)|отвеча|ответ|回答|回复|cevap|yanıt", "answering the user"),
+        (r"\bcommit|коммит|提交", "writing a commit"),
+        (r"\bbranch|ветк|分支|\bdal\b", "creating a branch"),
+        (r"\bversion|\bbump|верси|版本|sürüm", "bumping the version"),
+        (r"\b(?:test|tests|testing)\b|тест|测试|\btest", "running tests"),
+        (r"\b(?:readme|docs?|documentation)\b|документ|文档|doküman|belge", "editing docs"),
+        (r"\b(?:plan|plans|planning)\b|план|计划|plan", "planning a change"),
+        (r"\b(?:install|installing)\b|установ|安装|kur", "installing"),
+        (r"\b(?:deploy|release)\b|релиз|发布|yayın", "releasing"),
+        (r"\b(?:refactor|rename)\b|рефактор|重构", "refactoring"),
+    )
+)
+DEFAULT_TRIGGER = "working in this project"
+
+
+def command_head(command: str) -> str:
+    """The program and its subcommand: `cd x && FOO=1 cargo test -p y | tail` -> `cargo test`."""
+    first = re.split(r"\s*(?:&&|\|\||;|\|)\s*", command.strip())
+    parts = [p for p in first if p and not p.startswith("cd ")] or first
+    try:
+        words = shlex.split(parts[0]) if parts else []
+    except ValueError:
+        words = parts[0].split() if parts else []
+    while words and (words[0] in _WRAPPERS or _ENV_ASSIGN.match(words[0])):
+        words = words[1:]
+    if not words:
+        return ""
+    head = [posixpath.basename(words[0])]
+    for word in words[1:3]:
+        if word.startswith("-") and word != "-m" or "/" in word or "=" in word or len(head) >= 3:
+            break
+        head.append(word)
+        if len(head) == 2 and word not in _THREE_WORD:
+            break
+    return " ".join(head)
+
+
+def action_trigger(use: ToolUse | None) -> str:
+    """The situation a tool call stands for: `running \\`cargo test\\``, `editing \\`setup.py\\``."""
+    if use is None:
+        return ""
+    command = tool_command(use)
+    if command:
+        head = command_head(command)
+        return f"running `{head}`" if head else "running shell commands"
+    path = use.input.get("file_path") or use.input.get("notebook_path") or use.input.get("path")
+    name = use.name
+    if name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and isinstance(path, str):
+        return f"editing `{posixpath.basename(path)}`"
+    if name == "Read" and isinstance(path, str):
+        return f"reading `{posixpath.basename(path)}`"
+    return _TOOL_TRIGGERS.get(name, f"using {name}" if name else "")
+
+
+_TOOL_TRIGGERS = {
+    "Grep": "searching the codebase",
+    "Glob": "searching the codebase",
+    "Agent": "delegating to a subagent",
+    "Task": "delegating to a subagent",
+    "WebFetch": "researching on the web",
+    "WebSearch": "researching on the web",
+    "ExitPlanMode": "presenting a plan",
+    "EnterPlanMode": "planning a change",
+    "AskUserQuestion": "asking the user a question",
+    "TodoWrite": "planning a change",
+}
+
+
+def topic_trigger(text: str) -> str:
+    """A trigger from what the text talks about: a topic word, a command in backticks, a file name."""
+    for pattern, trigger in _TOPICS[:1]:
+        if pattern.search(text):
+            return trigger
+    for match in _BACKTICK.finditer(text):
+        candidate = match.group(1).strip()
+        if _FILE.fullmatch(candidate):
+            return f"editing `{posixpath.basename(candidate)}`"
+        head = command_head(candidate)
+        if head and re.match(r"^[a-z][\w.-]*(?: [a-z][\w:.-]*)*$", head):
+            return f"running `{head}`"
+    file = _FILE.search(text)
+    if file:
+        return f"editing `{posixpath.basename(file.group(1))}`"
+    for pattern, trigger in _TOPICS[1:]:
+        if pattern.search(text):
+            return trigger
+    return ""
+
+
+def derive_trigger(principle: str, use: ToolUse | None = None, prefer_action: bool = False) -> str:
+    """The best trigger for a lesson: the action it answered first when `prefer_action`, else its topic."""
+    topic = topic_trigger(principle)
+    if topic == "answering the user":
+        return topic
+    action = action_trigger(use)
+    if prefer_action and action:
+        return action
+    return topic or action or DEFAULT_TRIGGER
