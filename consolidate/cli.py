@@ -13,7 +13,21 @@ from typing import NoReturn
 from .errors import ConsolidateError, UsageError
 
 # Each name is a module in consolidate.commands exposing HELP, add_arguments(parser) and run(args).
-COMMANDS = ("status", "dream", "audit", "scan", "remember", "apply", "undo", "queue", "tick", "learnings", "hook", "install", "uninstall")
+COMMANDS = (
+    "status",
+    "dream",
+    "audit",
+    "scan",
+    "remember",
+    "apply",
+    "undo",
+    "queue",
+    "tick",
+    "learnings",
+    "hook",
+    "install",
+    "uninstall",
+)
 
 
 class _Parser(argparse.ArgumentParser):
