@@ -19,7 +19,7 @@ from ..models import AuditReport
 from ..secrets import find_secrets
 from ..settings import Settings
 from .claims import Claim
-from .dates import absolute, find_relative_dates
+from .dates import find_relative_dates, wording
 from .drafts import Draft, content_span, finalize
 from .hygiene import hygiene_findings
 from .lowvalue import low_value_findings
@@ -187,10 +187,7 @@ def _date_drafts(units: list[Unit]) -> list[Draft]:
         if not found:
             continue
         before = unit.content
-        spans = [
-            content_span(unit, r.start, r.end, absolute(r, before[max(0, r.start - 12) : r.start]))
-            for r in found
-        ]
+        spans = [content_span(unit, r.start, r.end, wording(r, before)) for r in found]
         anchor = (
             "the git commit date of the line" if unit.date_source == "git" else "the file's modification time"
         )

@@ -190,13 +190,19 @@ def absolute(rel: RelativeDate, before: str) -> str:
     return {"day": day, "week": f"{day} haftası", "month": month, "year": str(rel.when.year)}[rel.grain]
 
 
+def wording(rel: RelativeDate, text: str) -> str:
+    """What replaces `rel` inside `text` (capitalised when the relative phrase was)."""
+    words = absolute(rel, text[max(0, rel.start - 12) : rel.start])
+    return words[:1].upper() + words[1:] if rel.text[:1].isupper() else words
+
+
 def fix_relative_dates(text: str, anchor: date) -> tuple[str, list[RelativeDate]]:
     """`text` with every relative date made absolute, and the dates found."""
     found = find_relative_dates(text, anchor)
     out, last = [], 0
     for rel in found:
         out.append(text[last : rel.start])
-        out.append(absolute(rel, text[max(0, rel.start - 12) : rel.start]))
+        out.append(wording(rel, text))
         last = rel.end
     out.append(text[last:])
     return "".join(out), found
