@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..models import Usage
-from .base import AgentOutput, AgentTask, Engine, EngineFailure
+from .base import AUDITOR, DISCOVERER, AgentOutput, AgentTask, Engine, EngineFailure
 
 Answer = dict[str, Any] | str | Exception
 
@@ -28,6 +28,11 @@ class ScriptedEngine(Engine):
     def __init__(self, script: dict[str, list[Answer]]) -> None:
         self.script = {agent: deque(answers) for agent, answers in script.items()}
         self.calls: list[str] = []
+
+    @classmethod
+    def forever(cls, audit: Answer, discovery: Answer, times: int = 100) -> ScriptedEngine:
+        """The same two answers for every call (up to `times`)."""
+        return cls({AUDITOR: [audit] * times, DISCOVERER: [discovery] * times})
 
     @classmethod
     def from_file(cls, path: Path) -> ScriptedEngine:
@@ -66,3 +71,34 @@ class FunctionEngine(Engine):
         if isinstance(answer, Exception):
             raise answer
         return AgentOutput(answer)  # type: ignore[arg-type]
+
+
+def _offline_with_usage(task: AgentTask) -> Awaitable[Answer]:
+    """The offline engine's report, dressed as an LLM answer: JSON text plus token usage."""
+    from .offline import OfflineEngine
+
+    async def answer() -> Answer:
+        output = await OfflineEngine().run_agent(task)
+        report = dict(output.data) if isinstance(output.data, dict) else {}
+        report["usage"] = {"input_tokens": 12_000, "output_tokens": 900, "cost_usd": 0.033, "turns": 4}
+        report["usage"]["model"] = "fake-model"
+        return report
+
+    return answer()
+
+
+# Named fakes for demos and tests: `--engine fake:NAME`.
+FAKES: dict[str, Callable[[], Engine]] = {
+    "empty": lambda: ScriptedEngine.forever({"findings": []}, {"candidates": []}),
+    "invalid": lambda: ScriptedEngine.forever('{"findings": [', '{"candidates": [{"kind": '),
+    "fail": lambda: ScriptedEngine.forever(
+        EngineFailure("the fake model is unavailable"), EngineFailure("the fake model is unavailable")
+    ),
+    "offline-with-usage": lambda: FunctionEngine(_offline_with_usage),
+}
+
+
+def fake_engine(name: str) -> Engine:
+    if name not in FAKES:
+        raise EngineFailure(f"no fake engine {name!r} (choose from: {', '.join(sorted(FAKES))})")
+    return FAKES[name]()

@@ -2,7 +2,7 @@
 
 `usage` is ours to fill, so it is left out. The schemas are shaped for structured output on the API:
 every object closes with `additionalProperties: false`, and the keywords structured output does not
-enforce (length and range bounds, defaults) are dropped — the report models still validate them.
+enforce (length and range bounds, defaults, titles) are dropped — the report models still validate them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,16 @@ from ..models import AuditReport, DiscoveryReport
 from .base import AUDITOR, AgentName
 
 _UNENFORCED = frozenset(
-    {"minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "default"}
+    {
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "default",
+        "title",
+    }
 )
 
 
@@ -35,8 +44,8 @@ def report_schema(agent: AgentName) -> dict[str, Any]:
 
 
 def schema_text(agent: AgentName) -> str:
-    """The schema as indented JSON, for a prompt."""
-    return json.dumps(report_schema(agent), indent=1, sort_keys=True)
+    """The schema as compact JSON, for a prompt."""
+    return _schema(agent)
 
 
 def _strict(node: Any) -> Any:
