@@ -6,14 +6,17 @@ from __future__ import annotations
 import re
 
 from ..models import Candidate, EvidenceRef
-from .existing import contradicts
-from .text import overlap
+from .existing import contradicts, negated_terms
+from .text import overlap, stems
 
 MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
 SAME_CODE_JACCARD = 0.25
 MAX_EVIDENCE = 5
 _CODE = re.compile(r"`([^`\n]+)`")
+_PLAIN_VERBS = frozenset(
+    {"use", "run", "always", "never", "instead", "rather", "prefer", "всегда", "использ", "总是", "kullan"}
+)
 
 
 def similar(a: str, b: str) -> bool:
@@ -22,9 +25,20 @@ def similar(a: str, b: str) -> bool:
     close = jaccard >= MERGE_JACCARD or containment >= MERGE_CONTAINMENT and shared >= 3
     if not close and jaccard >= SAME_CODE_JACCARD and _code_spans(a) & _code_spans(b):
         close = True
+    if not close and _same_swap(a, b):
+        close = True
     if shared < 2 or not close:
         return False
     return not contradicts(a, b)
+
+
+def _same_swap(a: str, b: str) -> bool:
+    """Both say "X, not Y" about the same X and Y ("use pnpm instead of npm" / "always pnpm, never npm")."""
+    neg_a, neg_b = negated_terms(a), negated_terms(b)
+    if not neg_a & neg_b:
+        return False
+    preferred = (stems(a) - neg_a) & (stems(b) - neg_b)
+    return bool(preferred - _PLAIN_VERBS)
 
 
 def _code_spans(text: str) -> set[str]:

@@ -18,7 +18,7 @@ CORRECTIONS = {
         ('ru', 'Bash', {'command': 'docker compose up'}, 'нет, не надо запускать docker compose, используй `make dev` вместо него', 'make dev', ''),
         ('ru', 'Bash', {'command': 'black .'}, 'неправильно. Форматируем всегда через ruff format, а не black', 'ruff format', ''),
         ('ru', 'Edit', {'file_path': '/work/project/migrations/0007_users.py'}, 'я же говорил: никогда не редактируй старые миграции, всегда создавай новую', 'миграции', ''),
-        ('zh', 'Bash', {'command': 'npm run build'}, '不对，应该用 `pnpm build` 而不是 npm run build', 'pnpm build', ''),
+        ('zh', 'Bash', {'command': 'npm run build'}, '不对，应该用 `pnpm build` 而不是 npm run build', 'pnpm', ''),
         ('zh', 'Bash', {'command': 'pip install requests'}, '不要用 pip 安装依赖，总是用 poetry add', 'poetry add', ''),
         ('zh', 'Write', {'file_path': '/work/project/README.md'}, '错了，设计文档应该写在 docs/ 目录下，而不是 README', 'docs/', ''),
         ('tr', 'Bash', {'command': 'yarn test'}, 'hayır, yarn yerine her zaman npm test kullan', 'npm test', ''),

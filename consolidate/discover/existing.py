@@ -15,7 +15,7 @@ from . import lexicon
 from .text import overlap, stems
 
 RECORDED_CONTAINMENT = 0.8
-RECORDED_JACCARD = 0.6
+RECORDED_JACCARD = 0.8
 RELATED_CONTAINMENT = 0.5
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _SKIP_LINE = re.compile(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
@@ -55,11 +55,13 @@ def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
 def compare(principle: str, known: list[Statement]) -> Match:
     """How the principle relates to the closest statement already remembered."""
     best: tuple[float, Statement] | None = None
+    size = len(stems(principle))
     for statement in known:
         jaccard, containment, shared = overlap(principle, statement.text)
         if shared < 2:
             continue
-        if jaccard >= RECORDED_JACCARD or containment >= RECORDED_CONTAINMENT and shared >= 3:
+        said_already = shared / size if size else 0.0  # how much of the principle the statement covers
+        if jaccard >= RECORDED_JACCARD or said_already >= RECORDED_CONTAINMENT and shared >= 3:
             if contradicts(principle, statement.text):
                 return Match("CONTRADICT", statement.text)
             return Match("RECORDED", statement.text)

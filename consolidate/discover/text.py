@@ -12,8 +12,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\n+")
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TURKISH = re.compile(
-    r"[ğĞşŞıİ]|\b(?:ve|bir|bu|şu|için|değil|yerine|kullan\w*|yap\w*|çünkü|lütfen|hayır)\b", re.I
-)
+    r"[ğĞşŞıİ]|\b(?:ve|bir|bu|şu|için|değil|yerine|kullan\w*|yap\w*|çünkü|lütfen|hayır)\b"
+)  # not IGNORECASE: it would let "İ" match every "i"
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 
@@ -54,7 +54,7 @@ def language(text: str) -> str:
         return "zh"
     if _CYRILLIC.search(text):
         return "ru"
-    if _TURKISH.search(text):
+    if _TURKISH.search(text.lower()):
         return "tr"
     return "en"
 

@@ -1,0 +1,143 @@
+"""`discover` end to end: the window, the incremental cache, the fallback, the labeled dev set."""
+
+from __future__ import annotations
+
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from consolidate.discover import discover, discover_recent, parse_since
+from consolidate.discover.devset import generate_devset
+from consolidate.discover.devset_eval import evaluate
+from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.settings import Settings, load_settings
+
+
+@pytest.fixture
+def settings(tmp_path: Path, claude_home: Path) -> Settings:
+    project = tmp_path / "project"
+    project.mkdir()
+    return load_settings(project, home=claude_home)
+
+
+def _session(
+    directory: Path, session_id: str, text: str, start: datetime, command: str = "npm ci"
+) -> SessionWriter:
+    writer = SessionWriter(session_id, start=start)
+    writer.tool_call("Bash", {"command": command}, "ok")
+    writer.user(text)
+    write_session(directory, writer)
+    return writer
+
+
+def test_sessions_in_the_project_transcripts_dir(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    _session(directory, "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    progress: list[tuple[int, int]] = []
+    report = discover(settings, progress=lambda done, total, path: progress.append((done, total)))
+    assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
+    assert report.sessions_scanned == 1 and progress == [(1, 1)]
+    assert report.stats["files_new"] == 1 and report.stats["signals"] == 1
+
+
+def test_window_after_the_last_consolidation_and_since(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    old = datetime(2026, 10, 1, tzinfo=UTC)
+    new = datetime(2026, 11, 20, tzinfo=UTC)
+    _session(directory, "old", "no, use pnpm instead of npm", old)
+    _session(directory, "new", "no, always use `make test` instead of pytest", new, command="pytest")
+    for name in ("old.jsonl", "new.jsonl"):
+        stamp = (old if name == "old.jsonl" else new).timestamp()
+        os.utime(directory / name, (stamp, stamp))
+    settings.memory_dir.mkdir(parents=True)
+    (settings.memory_dir / ".last-consolidation").write_text("2026-11-01T00:00:00Z\n")
+    windowed = discover(settings)
+    assert [c.evidence[0].session for c in windowed.candidates] == ["new"]
+    everything = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    assert {c.evidence[0].session for c in everything.candidates} == {"old", "new"}
+
+
+def test_parse_since() -> None:
+    now = datetime(2026, 11, 29, 12, tzinfo=UTC)
+    assert parse_since("7d", now) == now - timedelta(days=7)
+    assert parse_since("12h", now) == now - timedelta(hours=12)
+    assert parse_since("2w", now) == now - timedelta(weeks=2)
+    assert parse_since("2026-11-01") == datetime(2026, 11, 1, tzinfo=UTC)
+    assert parse_since("2026-11-01T10:00:00Z") == datetime(2026, 11, 1, 10, tzinfo=UTC)
+    with pytest.raises(ValueError):
+        parse_since("last tuesday")
+
+
+def test_unchanged_sessions_come_from_the_cache_and_appends_are_read_once(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    writer = _session(directory, "live", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    first = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    again = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    assert again.stats["files_unchanged"] == 1 and again.stats.get("lines", 0) == 0
+    assert [c.principle for c in again.candidates] == [c.principle for c in first.candidates]
+    size = (directory / "live.jsonl").stat().st_size
+    writer.tool_call(
+        "Bash", {"command": "make tests"}, "make: *** No rule to make target 'tests'.  Stop.", is_error=True
+    )
+    writer.tool_call("Bash", {"command": "make test"}, "ok")
+    write_session(directory, writer)
+    appended = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    assert appended.stats["files_appended"] == 1
+    assert appended.stats["bytes_read"] == (directory / "live.jsonl").stat().st_size - size
+    assert sorted(c.kind for c in appended.candidates) == ["correction", "error-fix"]
+
+
+def test_a_rewind_in_appended_records_rereads_the_session(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    writer = SessionWriter("rw", start=datetime(2026, 11, 1, tzinfo=UTC))
+    writer.user("start")
+    fork, _ = writer.assistant("ok")
+    writer.tool_call("Bash", {"command": "npm ci"}, "ok")
+    writer.user("no, use pnpm instead of npm")
+    write_session(directory, writer)
+    assert [c.kind for c in discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC)).candidates] == [
+        "correction"
+    ]
+    writer.leaf = fork  # the user rewinds to before the correction and goes another way
+    writer.user("let's look at the README instead")
+    writer.assistant("Looking.")
+    write_session(directory, writer)
+    report = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    assert report.candidates == []
+    assert report.stats["bytes_read"] == (directory / "rw.jsonl").stat().st_size
+
+
+def test_discover_recent_reads_only_the_latest_sessions(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    lessons = ["pnpm over npm", "ruff over black", "uv over pip", "podman over docker", "httpx over requests",
+               "pytest-xdist over serial runs", "structlog over print debugging"]  # fmt: skip
+    for day, lesson in enumerate(lessons, 1):
+        preferred, rejected = lesson.split(" over ")
+        _session(
+            directory,
+            f"d{day}",
+            f"no, always use {preferred} instead of {rejected}",
+            datetime(2026, 11, day, tzinfo=UTC),
+        )
+    report = discover_recent(settings, limit=2)
+    assert report.sessions_scanned == 2
+    assert {c.evidence[0].session for c in report.candidates} == {"d6", "d7"}
+    assert report.notes == ["fallback scan of the 2 most recent sessions"]
+
+
+def test_explicit_sessions_and_missing_directory(settings: Settings, tmp_path: Path) -> None:
+    _session(tmp_path / "elsewhere", "x1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    report = discover(settings, sessions=["x1"], transcripts_dir=tmp_path / "elsewhere")
+    assert len(report.candidates) == 1
+    assert discover(settings, transcripts_dir=tmp_path / "none").candidates == []
+
+
+def test_dev_set_precision_and_recall(settings: Settings, tmp_path: Path) -> None:
+    devset = generate_devset(tmp_path / "dev", pool="dev", seed=11)
+    report = discover(settings, transcripts_dir=tmp_path / "dev")
+    result = evaluate(report, devset)
+    precision, recall = result.overall()
+    assert precision >= 0.9 and recall >= 0.8, (result.misses, result.false)
+    assert not result.noise_hits and result.repeat_merged

@@ -1,0 +1,100 @@
+"""`consolidate scan`: JSON shape, plain output, exit codes."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from consolidate.cli import main
+from consolidate.discover.synthetic import SessionWriter, write_session
+
+
+@pytest.fixture
+def sessions(tmp_path: Path) -> Path:
+    directory = tmp_path / "sessions"
+    writer = SessionWriter("s1", start=datetime(2026, 11, 1, tzinfo=UTC))
+    writer.tool_call("Bash", {"command": "npm ci"}, "ok")
+    writer.user("no, use pnpm instead of npm")
+    writer.assistant("Switching.")
+    writer.user("remember that the deploy key is ghp_" + "x1" * 18)
+    write_session(directory, writer)
+    (directory / "broken.jsonl").write_text('{"type": "user"\nnot json\n')
+    return directory
+
+
+def _project(tmp_path: Path) -> str:
+    project = tmp_path / "project"
+    project.mkdir(exist_ok=True)
+    return str(project)
+
+
+def test_json_output_shape(sessions: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["scan", _project(tmp_path), "--json", "--transcripts", str(sessions)])
+    out, err = capsys.readouterr()
+    assert code == 0 and err == ""
+    document = json.loads(out)
+    (item,) = document["candidates"]
+    assert {"category", "principle", "trigger", "layer", "confidence", "evidence", "kind", "pointer"} <= set(
+        item
+    )
+    assert item["category"] == "FILL_GAP" and item["principle"] == "Use pnpm instead of npm"
+    assert item["pointer"] == "**When running `npm ci`:** Use pnpm instead of npm."
+    assert (
+        item["evidence"][0]["session"] == "s1"
+        and item["evidence"][0]["quote"] == "no, use pnpm instead of npm"
+    )
+    assert document["sessions_scanned"] == 2 and document["stats"]["bad_json"] == 2
+    assert document["stats"]["dropped_secret"] == 1
+    assert "ghp_" not in out
+
+
+def test_plain_output_in_a_pipe(sessions: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["scan", _project(tmp_path), "--transcripts", str(sessions)])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    assert (
+        "| 1 | correction | FILL_GAP | L2 | 0.65 | 1 | **When running `npm ci`:** Use pnpm instead of npm. |"
+        in out
+    )
+    assert out.strip().endswith("1 candidate(s) from 2 session(s); 2 signal(s) found, 2 bad line(s) skipped")
+
+
+def test_the_project_transcripts_dir_is_the_default(
+    tmp_path: Path, claude_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from consolidate.settings import load_settings
+
+    project = _project(tmp_path)
+    directory = load_settings(project, home=claude_home).layout.transcripts_dir
+    writer = SessionWriter("s2", start=datetime(2026, 11, 1, tzinfo=UTC))
+    writer.tool_call("Bash", {"command": "npm ci"}, "ok")
+    writer.user("no, use pnpm instead of npm")
+    write_session(directory, writer)
+    assert main(["scan", project, "--json", "--all"]) == 0
+    assert len(json.loads(capsys.readouterr().out)["candidates"]) == 1
+    assert main(["scan", project, "--json", "--since", "2026-12-01"]) == 0
+    assert json.loads(capsys.readouterr().out)["candidates"] == []
+
+
+def test_no_sessions_is_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["scan", _project(tmp_path)]) == 0
+    assert "0 candidate(s) from 0 session(s)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--since", "someday"], "--since: not a date"),
+        (["--transcripts", "/nonexistent/dir"], "no such directory"),
+        (["--bogus"], "unrecognized arguments"),
+    ],  # fmt: skip
+)
+def test_usage_errors_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["scan", _project(tmp_path), *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and message in err and "Traceback" not in err
