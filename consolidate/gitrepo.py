@@ -7,6 +7,7 @@ so importing this module stays cheap. Failures of git (not a repo, no commits ye
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 import tempfile
@@ -18,6 +19,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 _RECORD = "\x1e"  # starts each commit in `git log` output we parse
+GREP_PATTERN_LIMIT = 16  # above this many words, one Python pass over the files beats git grep
+MAX_SCAN_BYTES = 4 * 1024 * 1024
+_IDENTIFIER = re.compile(rb"[A-Za-z0-9_$]+")
 
 
 @dataclass(frozen=True)
@@ -89,19 +93,47 @@ class GitRepo:
         return tuple(p for p in self._git("ls-files", "-z").split("\0") if p)
 
     def grep_words(self, words: Iterable[str], *, exclude: Sequence[str] = ()) -> set[str]:
-        """Which of `words` occur as whole words in tracked text files (one `git grep` for all)."""
-        wanted = sorted({w for w in words if w and "\n" not in w})
+        """Which of `words` occur as whole words in tracked text files (`exclude`: glob patterns).
+
+        A few words go to one `git grep`; many are looked up in one pass over the tracked files,
+        which is much faster than `git grep` with thousands of patterns.
+        """
+        wanted = {w for w in words if w and "\n" not in w}
+        if len(wanted) > GREP_PATTERN_LIMIT:
+            return self._scan_words(wanted, exclude)
+        return self._git_grep_words(wanted, exclude)
+
+    def _git_grep_words(self, wanted: set[str], exclude: Sequence[str]) -> set[str]:
         if not wanted:
             return set()
         with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as handle:
-            handle.write("\n".join(wanted) + "\n")
+            handle.write("\n".join(sorted(wanted)) + "\n")
         try:
             pathspecs = ["--", ".", *(f":(exclude,glob){p}" for p in exclude)]
             out = self._git("grep", "-I", "-h", "-o", "-w", "-F", "-f", handle.name, *pathspecs)
         finally:
             os.unlink(handle.name)
-        found = set(out.splitlines())
-        return found & set(wanted)
+        return set(out.splitlines()) & wanted
+
+    def _scan_words(self, wanted: set[str], exclude: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        for path in self.tracked_files:
+            if any(
+                fnmatch.fnmatchcase(path, p) or fnmatch.fnmatchcase(path, p.removeprefix("**/"))
+                for p in exclude
+            ):
+                continue
+            try:
+                with open(self.root / path, "rb") as handle:
+                    data = handle.read(MAX_SCAN_BYTES + 1)
+            except OSError:
+                continue
+            if len(data) > MAX_SCAN_BYTES or b"\0" in data[:8192]:
+                continue  # huge or binary: git grep -I would skip binary too
+            found.update(wanted.intersection(w.decode("utf-8", "replace") for w in _IDENTIFIER.findall(data)))
+            if found == wanted:
+                break
+        return found
 
     # -- history ------------------------------------------------------------------------------
 

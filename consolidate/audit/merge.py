@@ -44,7 +44,7 @@ def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
         other, _ = split_tail(unit.content)
         for clause in _CLAUSE.split(_TRIGGER.sub("", other.strip())):
             words = tokens(clause)
-            if words - have - LIGHT_WORDS:
+            if words - have - LIGHT_WORDS or _new_values(clause, merged_so_far(body, added)):
                 added.append(_sentence(clause))
                 have |= words
     merged_body = body.rstrip()
@@ -53,6 +53,16 @@ def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
     text = kept.text[: prefix_length(kept)] + merged_body + tail
     original = len(kept.text) + sum(len(u.text) for u in absorbed)
     return text if len(text) <= MAX_MERGED_RATIO * original else None
+
+
+def merged_so_far(body: str, added: list[str]) -> str:
+    return " ".join([body, *added])
+
+
+def _new_values(clause: str, text: str) -> bool:
+    """A code span or number in `clause` that `text` does not contain (commands differ by a flag)."""
+    values = re.findall(r"`[^`\n]+`|\b\d+(?:\.\d+)*\b", clause)
+    return any(value not in text for value in values)
 
 
 def _sentence(text: str) -> str:

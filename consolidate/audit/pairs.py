@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 
+from .claims import RUNTIMES, Claim
 from .drafts import Draft
 from .merge import merged_entry
 from .similar import containment, jaccard, similar_pairs, stemmed, tokens
@@ -19,6 +20,10 @@ from .units import Unit
 from .versions import conflicting
 
 MERGE_THRESHOLD = 0.5
+MIN_STANDALONE_WORDS = 8  # a shorter duplicate in another section may depend on its heading
+_REQUIREMENT = re.compile(
+    r"(?i)\b(?:uses?|using|requires?|needs?|pinned|pin|targets?|runs? on|on|built on|upgrade[ds]? to)\s*$"
+)
 _VALUE = re.compile(r"(?<![\w./-])\d+(?:\.\d+)*(?:\.x)?(?![\w/-])")
 _MIGRATIONS = [
     re.compile(p, re.IGNORECASE)
@@ -81,7 +86,12 @@ def _exact_duplicates(memory: list[Unit], taken: set[int]) -> list[Draft]:
         if key in first and unit.is_entry:
             kept = first[key]
             evidence = f"the same text is at {kept.file}:{kept.line}"
-            drafts.append(Draft("REDUNDANT", unit, evidence, "REMOVE", 0.95, related=[kept]))
+            standalone = kept.section == unit.section or len(tokens(unit.content)) >= MIN_STANDALONE_WORDS
+            if standalone:
+                drafts.append(Draft("REDUNDANT", unit, evidence, "REMOVE", 0.95, related=[kept]))
+            else:
+                evidence += f" (under '{kept.section}'; here under '{unit.section}', where it may mean something else)"
+                drafts.append(Draft("REDUNDANT", unit, evidence, "NONE", 0.6, related=[kept]))
             taken.add(id(unit))
         first.setdefault(key, unit)
     return drafts
@@ -186,12 +196,19 @@ def _value_conflicts(
     return drafts
 
 
+def _asserted_version(unit: Unit, claim: Claim) -> bool:
+    """A runtime version, or one the entry says is used or required (not a list of model families)."""
+    if claim.kind != "version" or not claim.current:
+        return False
+    return claim.value in RUNTIMES.values() or bool(_REQUIREMENT.search(unit.content[: claim.start]))
+
+
 def _version_conflicts(memory: list[Unit], taken: set[int], manifest_packages: frozenset[str]) -> list[Draft]:
     """Two entries stating incompatible versions of the same package (no manifest to settle it)."""
     stated: dict[str, list[tuple[Unit, str]]] = defaultdict(list)
     for unit in memory:
         for claim in unit.claims:
-            if claim.kind == "version" and claim.current and claim.value not in manifest_packages:
+            if _asserted_version(unit, claim) and claim.value not in manifest_packages:
                 stated[claim.value].append((unit, claim.version))
     drafts = []
     for package, mentions in stated.items():
@@ -276,6 +293,9 @@ def _mergeable(a: Unit, b: Unit, set_a: frozenset[str], set_b: frozenset[str], s
     template about two different things, not a duplicate."""
     if score <= MERGE_THRESHOLD or different_subjects(a, b):
         return False
+    values_a, values_b = _values(a), _values(b)
+    if values_a and values_b and values_a != values_b:
+        return False  # different commands or numbers: two statements, not a restatement
     if not (set_a - set_b) or not (set_b - set_a):
         return True
     return bool(_entities(a) & _entities(b)) and score >= 0.6

@@ -47,3 +47,13 @@ def test_line_dates_log_and_recent(project: Project) -> None:
     assert [c.subject for c in repo.log_path("src/shop/routes.py")][-1] == "Initial shop"
     assert repo.file_date("src/shop/billing.py") is not None and repo.file_date("nope.py") is None
     assert len(repo.recent()) == 2
+
+
+def test_many_words_are_scanned_with_the_same_answer(project: Project) -> None:
+    repo = GitRepo.find(project.repo.path)
+    assert repo is not None
+    words = ["read_cart", "load_cart", "InvoiceService", "old_tax"] + [f"absent_{n}" for n in range(20)]
+    project.repo.write("CLAUDE.md", "mentions absent_3 only in docs\n")
+    project.repo.commit("docs")
+    assert repo.grep_words(words, exclude=["**/CLAUDE.md"]) == {"read_cart", "InvoiceService"}
+    assert "absent_3" in repo.grep_words(words)
