@@ -64,7 +64,7 @@ class ClaudeSdkEngine(Engine):
             ) from None
         except sdk.ClaudeSDKError as exc:
             raise EngineFailure(f"{task.agent}: {type(exc).__name__}: {exc}") from None
-        return _output(task.agent, result)
+        return _output(task.agent, result, run.max_turns)
 
 
 class _Run:
@@ -76,6 +76,7 @@ class _Run:
         self.cwd = layout.git_root or layout.project
         self.roots = [Path(self.cwd), layout.memory_dir]
         self.tools = [*spec.tool_names, STRUCTURED_OUTPUT]
+        self.max_turns = engine.config.max_turns or spec.max_turns
         self.result: Any = None
         self.turns = 0
 
@@ -96,7 +97,7 @@ class _Run:
             disallowed_tools=DENIED_TOOLS,
             add_dirs=[str(self.task.snapshot.settings.memory_dir)],
             model=config.model or self.spec.model or None,
-            max_turns=config.max_turns or self.spec.max_turns,
+            max_turns=self.max_turns,
             setting_sources=[],
             env=self._env(),
             extra_args={"agent": self.spec.name, "no-session-persistence": None},
@@ -139,22 +140,24 @@ class _Run:
             self.task.progress(f"{self.task.agent} messages", self.turns, 0)
 
 
-def _output(agent: str, result: Any) -> AgentOutput:
+def _output(agent: str, result: Any, max_turns: int) -> AgentOutput:
     if result is None:
         raise EngineFailure(f"{agent}: the Claude Code run ended without a result")
     if result.is_error or result.subtype != "success":
-        raise EngineFailure(f"{agent}: {_describe_error(result)}")
+        raise EngineFailure(f"{agent}: {_describe_error(result, max_turns)}")
     data = result.structured_output if result.structured_output is not None else (result.result or "")
     return AgentOutput(data, usage_of(result))
 
 
-def _describe_error(result: Any) -> str:
+def _describe_error(result: Any, max_turns: int) -> str:
     if result.subtype == "error_max_turns":
-        return f"reached the maximum number of turns ({result.num_turns}) without a report"
+        return f"reached the maximum number of turns ({max_turns}) without a report"
     status = getattr(result, "api_error_status", None)
     text = (result.result or "").strip() or "; ".join(str(e) for e in (result.errors or []))
     if status:
         return f"API error {status}: {text.removeprefix(f'API Error: {status} ')}"
+    if result.subtype == "success":
+        return text or "the run failed without details"
     return f"{result.subtype}: {text or 'no details'}"
 
 

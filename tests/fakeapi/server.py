@@ -33,10 +33,11 @@ class Step:
     output_tokens: int = 20
     cache_read: int = 0
     cache_write: int = 0
+    once: bool = False  # an error step that is not repeated (for testing the client's own retries)
 
     @property
     def persistent(self) -> bool:
-        return self.status != 200
+        return self.status != 200 and not self.once
 
 
 def text(value: str, **kw: Any) -> Step:
@@ -53,8 +54,8 @@ def tool_uses(*calls: tuple[str, dict[str, Any]], **kw: Any) -> Step:
     return Step([b for s in steps for b in s.blocks], stop_reason="tool_use", **kw)
 
 
-def error(status: int, message: str = "FAKE_ERROR") -> Step:
-    return Step(status=status, message=message)
+def error(status: int, message: str = "FAKE_ERROR", *, once: bool = False) -> Step:
+    return Step(status=status, message=message, once=once)
 
 
 def truncated(value: str) -> Step:
@@ -78,7 +79,7 @@ class FakeMessagesAPI:
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,), daemon=True)
 
     @property
     def url(self) -> str:
@@ -153,7 +154,8 @@ def _handler_for(api: FakeMessagesAPI) -> type[BaseHTTPRequestHandler]:
             if step.delay:
                 time.sleep(step.delay)
             if step.status != 200:
-                self._reply(step.status, _error_body(step), extra={"x-should-retry": "false"})
+                retry = {} if step.once else {"x-should-retry": "false"}
+                self._reply(step.status, _error_body(step), extra=retry)
             elif body.get("stream"):
                 self._stream(step, body.get("model") or api.model)
             else:
