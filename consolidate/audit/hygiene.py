@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from memory_layout import Defect, MemoryTree, check_tree
 from memory_layout.health import linked_files
-from memory_layout.pointers import trigger_pointer
+from memory_layout.pointers import EntryKind, classify, trigger_pointer
 
 from .drafts import Draft, prefix_length
 from .units import Unit
@@ -104,6 +104,8 @@ def _dangling(tree: MemoryTree, unit: Unit, defect: Defect) -> Draft:
             "HYGIENE", unit, f"{evidence}; {moved} looks like the same file", "EDIT", 0.6, replacement=text
         )
     stripped = _without_link(unit.text, missing)
+    if stripped == unit.text and classify(unit.content).kind is not EntryKind.BARE:
+        return Draft("HYGIENE", unit, f"{evidence}; fix or drop the link by hand", "NONE", 0.5)
     if stripped != unit.text and re.sub(r"[\W_]+", "", stripped[prefix_length(unit) :]):
         return Draft(
             "HYGIENE",

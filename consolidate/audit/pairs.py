@@ -160,6 +160,11 @@ def _values(unit: Unit) -> frozenset[str]:
     return frozenset(numbers | {c.value for c in unit.claims if c.kind == "command"})
 
 
+def _words_around_values(unit: Unit) -> frozenset[str]:
+    """The words of the entry once its numbers and code spans are blanked out."""
+    return tokens(_VALUE.sub(" ", re.sub(r"`[^`\n]*`", " ", unit.content)))
+
+
 def _entities(unit: Unit) -> frozenset[str]:
     return frozenset(c.value for c in unit.claims if c.kind in ("path", "glob", "symbol"))
 
@@ -182,9 +187,8 @@ def _value_conflicts(
         va, vb = _values(a), _values(b)
         if not (va - vb) or not (vb - va):
             continue
-        words_a = sets[i] - {t for v in va for t in tokens(v)}
-        words_b = sets[j] - {t for v in vb for t in tokens(v)}
-        if jaccard(words_a, words_b) < 0.75:
+        words_a, words_b = _words_around_values(a), _words_around_values(b)
+        if min(len(words_a), len(words_b)) < 3 or jaccard(words_a, words_b) < 0.75:
             continue
         older, newer = sorted((a, b), key=recency)
         evidence = (
