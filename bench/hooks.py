@@ -25,7 +25,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -42,17 +41,10 @@ EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
 BYTECODE_OFF = "--no-bytecode" in sys.argv
 
 
-def timed(
-    command: list[str], stdin: str, env: dict[str, str], runs: int, before: Callable[[], None] | None = None
-) -> list[float]:
-    times = []
-    for _ in range(runs):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=True)
-        times.append(time.perf_counter() - start)
-    return times
+def run_once(command: list[str], stdin: str, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, input=stdin, env=env, capture_output=True, text=True, check=True)
+    return time.perf_counter() - start
 
 
 def p50_p95(times: list[float]) -> tuple[float, float]:
@@ -148,48 +140,62 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
     try:
         env, project, session, transcript = setup(base)
-        venv_python = str(ROOT / ".venv" / "bin" / "python")
-        launchers = {
-            "console script": [str(ROOT / ".venv" / "bin" / "consolidate")],
-            "python -m": [venv_python, "-m", "consolidate"],
-        }
-        python3 = shutil.which("python3") or "python3"
-        baselines = {
-            "python3 -c pass": p50_p95(timed([python3, "-c", "pass"], "", env, args.runs)),
-            "venv python -c pass": p50_p95(timed([venv_python, "-c", "pass"], "", env, args.runs)),
-        }
-        subprocess.run(
-            [*launchers["console script"], "tick", "--project", str(project)],
-            env=env,
-            check=True,
-            capture_output=True,
-        )
-
-        def grow() -> None:
-            start = len(session.records)
-            session.user("next " + "z" * 300).assistant("ok " + "w" * 600)
-            append_session(transcript, session, start)
-
-        cached = "off (compiled every run)" if BYTECODE_OFF else "cached"
-        print(f"{args.runs} runs each; times in ms; bytecode {cached}")
-        for name, (p50, p95) in baselines.items():
-            print(f"{'baseline':18} {name:22} p50 {p50 * 1000:6.1f}  p95 {p95 * 1000:6.1f}")
-        print(
-            f"{'hook':18} {'launcher':22} {'p50':>10} {'p95':>10}   p95 ÷ python3 p95   p95 ÷ venv python p95"
-        )
-        for event, data in payloads(project, transcript).items():
-            for launcher, command in launchers.items():
-                before = grow if event in ("UserPromptSubmit", "Stop") else None
-                p50, p95 = p50_p95(timed([*command, "hook", event], data, env, args.runs, before))
-                ratios = [p95 / b[1] for b in baselines.values()]
-                print(
-                    f"{event:18} {launcher:22} {p50 * 1000:10.1f} {p95 * 1000:10.1f}   {ratios[0]:17.2f}×  {ratios[1]:20.2f}×"
-                )
+        measure(args.runs, env, project, session, transcript)
         log = base / "state" / "hooks.log"
         print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
         corpus_tick(env, base)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def measure(runs: int, env: dict[str, str], project: Path, session: Session, transcript: Path) -> None:
+    """Round-robin: each round runs every baseline and every hook once, so load hits all alike."""
+    venv_python = str(ROOT / ".venv" / "bin" / "python")
+    launchers = {
+        "console script": [str(ROOT / ".venv" / "bin" / "consolidate")],
+        "python -m": [venv_python, "-m", "consolidate"],
+    }
+    baselines = {
+        "python3 -c pass": [shutil.which("python3") or "python3", "-c", "pass"],
+        "venv python -c pass": [venv_python, "-c", "pass"],
+    }
+    jobs = [(name, command, "") for name, command in baselines.items()]
+    for event, data in payloads(project, transcript).items():
+        jobs += [
+            (f"{event}|{launcher}", [*command, "hook", event], data)
+            for launcher, command in launchers.items()
+        ]
+    for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
+        subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
+    times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}
+    for _ in range(runs):
+        for name, command, data in jobs:
+            if name.startswith(("UserPromptSubmit", "Stop")):
+                grow(session, transcript)
+            times[name].append(run_once(command, data, env))
+    report(runs, times, list(baselines))
+
+
+def grow(session: Session, transcript: Path) -> None:
+    """The live session gains one exchange, as between two prompts."""
+    start = len(session.records)
+    session.user("next " + "z" * 300).assistant("ok " + "w" * 600)
+    append_session(transcript, session, start)
+
+
+def report(runs: int, times: dict[str, list[float]], baseline_names: list[str]) -> None:
+    cached = "off (compiled every run)" if BYTECODE_OFF else "cached"
+    print(f"{runs} rounds; times in ms; bytecode {cached}")
+    stats = {name: p50_p95(values) for name, values in times.items()}
+    python3, venv = (stats[b] for b in baseline_names)
+    print(f"{'':18} {'':22} {'p50':>8} {'p95':>8}   {'÷ venv python':>18}   {'÷ python3':>18}")
+    print(f"{'':18} {'':22} {'':>8} {'':>8}   {'p50':>8} {'p95':>9}   {'p50':>8} {'p95':>9}")
+    for name, (p50, p95) in stats.items():
+        label, launcher = name.split("|") if "|" in name else ("baseline", name)
+        print(
+            f"{label:18} {launcher:22} {p50 * 1000:8.1f} {p95 * 1000:8.1f}   {p50 / venv[0]:7.2f}× {p95 / venv[1]:8.2f}×"
+            f"   {p50 / python3[0]:7.2f}× {p95 / python3[1]:8.2f}×"
+        )
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """The handoff: a short note the Stop hook leaves for the next session of the project.
 
-Stop fires after every assistant turn, so the transcript is read incrementally (the transcript
-reader's per-file offsets, kept per session) and the derived facts — recent entries, titles, changed
-files — accumulate in that state. The note is rewritten each time; SessionStart shows the newest note
-left by another session, if it is less than a week old.
+The facts behind it — recent entries, titles, edited files — are gathered by `tick` as it reads each
+main session (so every transcript byte is parsed once) and kept with the session's read offset. Stop
+renders the live session's facts into `<state>/handoff/<project-key>.md`; SessionStart shows the newest
+note another session left, if it is less than a week old.
 """
 
 from __future__ import annotations
@@ -13,16 +13,16 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..capture.places import project_key
 from ..fsutil import atomic_write
 from ..secrets import redact
-from ..transcripts.records import human_text, normalize
-from ..transcripts.state import ScanState, iter_new_records, state_key
+from ..transcripts.records import Record, human_text
+from .places import project_key
 
 HANDOFF_DIR = "handoff"
 KEEP_ENTRIES = 6
 ENTRY_CHARS = 200
 MAX_FILES = 12
+MAX_CHANGED = 50
 MAX_BYTES = 2000
 MAX_AGE = timedelta(days=7)
 EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
@@ -34,34 +34,20 @@ def handoff_path(state_dir: Path, project: Path) -> Path:
     return state_dir / HANDOFF_DIR / (project_key(project) + ".md")
 
 
-def update_facts(transcript: Path, scan_file: Path) -> dict[str, Any]:
-    """Read what the transcript gained since the last call and fold it into the saved facts."""
-    state = ScanState.load(scan_file)
-    key = state_key(transcript)
-    facts: dict[str, Any] | None = None
-    for raw in iter_new_records(transcript, state):
-        if facts is None:  # the reader has now decided whether earlier facts still hold
-            facts = _facts(state.files[key].data)
-        _absorb(facts, raw)
-    if facts is None:
-        entry = state.files.get(key)
-        return _facts(entry.data if entry else {})
-    state.files[key].data = facts
-    state.save(scan_file)
-    return facts
+def fresh() -> dict[str, Any]:
+    return {"entries": [], "titles": [], "changed": []}
 
 
-def _facts(saved: dict[str, Any]) -> dict[str, Any]:
-    return {"entries": [], "titles": [], "changed": [], **saved}
-
-
-def _absorb(facts: dict[str, Any], raw: dict[str, Any]) -> None:
+def absorb_title(facts: dict[str, Any], raw: dict[str, Any]) -> None:
+    """Titles and summaries are metadata records: the reader's `normalize` skips them."""
     title_key = TITLE_KEYS.get(str(raw.get("type")))
     if title_key and isinstance(raw.get(title_key), str):
         _remember(facts["titles"], raw[title_key].strip(), 3)
-        return
-    record = normalize(raw)
-    if record is None or record.sidechain:
+
+
+def absorb(facts: dict[str, Any], record: Record) -> None:
+    """Fold one main-session record into the facts: typed prompts, replies, edited files."""
+    if record.sidechain:
         return
     if record.type == "user" and (typed := human_text(record)):
         _remember(facts["entries"], ["user", _line(typed)], KEEP_ENTRIES, dedupe=False)
@@ -71,7 +57,7 @@ def _absorb(facts: dict[str, Any], raw: dict[str, Any]) -> None:
         for use in record.tool_uses:
             path = use.input.get("file_path") or use.input.get("notebook_path")
             if use.name in EDIT_TOOLS and isinstance(path, str):
-                _remember(facts["changed"], path, 200)
+                _remember(facts["changed"], path, MAX_CHANGED)
 
 
 def _remember(items: list[Any], item: Any, keep: int, dedupe: bool = True) -> None:

@@ -24,13 +24,14 @@ from ..transcripts.markers import find_markers
 from ..transcripts.records import normalize
 from ..transcripts.session import TranscriptFile, find_transcripts
 from ..transcripts.state import ScanState, iter_new_records, state_key
-from . import watchdog
+from . import handoff, watchdog
 from .channels import Sorted, Typo, sort_markers
 from .config import Config
 from .places import repo_root, transcripts_dir
 from .queue import QUEUE_FILE, Queue, pending_signals
 
 TICK_DIR = "tick"
+FACTS_KEEP_SECONDS = 2 * 86400
 FAULT_ENV = "CONSOLIDATE_TICK_FAULT"  # tests: "after-enqueue" exits between the commit and the offsets
 
 
@@ -42,6 +43,7 @@ class TickResult:
     problems: list[str] = field(default_factory=list)
     nudge: str | None = None
     signals: list[str] = field(default_factory=list)
+    live_facts: dict[str, Any] | None = None  # the live session's handoff facts after this tick
     scanned: bool = False
     stats: LineStats = field(default_factory=LineStats)
 
@@ -93,47 +95,83 @@ def _scan(scope: TickScope, queue: Queue, bucket: str, result: TickResult, now: 
     state = ScanState.load(scope.scan_file)
     found = Sorted()
     transcripts = _ordered(find_transcripts(scope.transcripts), scope.live_transcript)
+    spent = 0
     for transcript in transcripts:
-        if scope.byte_budget is not None and result.stats.bytes_read >= scope.byte_budget:
+        allowance = None if scope.byte_budget is None else scope.byte_budget - spent
+        if allowance is not None and allowance <= 0:
             break
-        _read(transcript, state, scope, found, result.stats)
+        spent += _read(transcript, state, scope.config, found, result.stats, allowance)
     result.added = queue.enqueue(bucket, found.items)
     _capture_lessons(scope, found.lessons, result, now)
     if os.environ.get(FAULT_ENV) == "after-enqueue":
         os._exit(9)
-    live = state.files.get(state_key(_live(transcripts, scope.live_transcript)))
-    if live is not None and "watch" in live.data:
-        result.nudge = watchdog.nudge(
-            live.data["watch"], scope.config.watchdog_turns, scope.config.watchdog_chars
-        )
+    _report_live(state, _live(transcripts, scope.live_transcript), scope.config, result)
     state.forget_missing()
+    _drop_old_facts(state, now)
     state.save(scope.scan_file)
     result.typos, result.scanned = found.typos, True
 
 
+def _report_live(state: ScanState, live_path: Path, config: Config, result: TickResult) -> None:
+    """The watchdog's nudge and the handoff facts of the session the tick speaks for."""
+    live = state.files.get(state_key(live_path))
+    if live is None:
+        return
+    if "watch" in live.data:
+        result.nudge = watchdog.nudge(live.data["watch"], config.watchdog_turns, config.watchdog_chars)
+    result.live_facts = live.data.get("handoff")
+
+
+def _drop_old_facts(state: ScanState, now: datetime) -> None:
+    """A session quiet for two days has left its handoff: forget its facts, keep the state small."""
+    cutoff = (now.timestamp() - FACTS_KEEP_SECONDS) * 1e9
+    for entry in state.files.values():
+        if entry.identity.mtime_ns < cutoff:
+            entry.data.pop("handoff", None)
+
+
 def _read(
-    transcript: TranscriptFile, state: ScanState, scope: TickScope, found: Sorted, stats: LineStats
-) -> None:
+    transcript: TranscriptFile,
+    state: ScanState,
+    config: Config,
+    found: Sorted,
+    stats: LineStats,
+    allowance: int | None,
+) -> int:
+    """Read what the transcript gained (stopping once `allowance` bytes are read); the bytes read."""
     key = state_key(transcript.path)
-    channels = scope.config.channels
+    start = state.files[key].offset if key in state.files else 0
     for raw in iter_new_records(transcript.path, state, stats):
-        data = state.files[key].data
-        record = normalize(raw)
-        if record is None:
-            continue
-        markers = find_markers(record.text) if record.type == "assistant" and not record.meta else []
-        if markers:
-            source = {
-                "session": transcript.session_id,
-                "agent": transcript.agent_id,
-                "timestamp": record.timestamp,
-            }
-            sort_markers(markers, channels, source, found)
-        if not transcript.is_subagent:
-            watchdog.observe(data.setdefault("watch", watchdog.fresh()), record, bool(markers))
-        if scope.byte_budget is not None and stats.bytes_read >= scope.byte_budget:
+        entry = state.files[key]
+        _absorb(raw, entry.data, transcript, config, found)
+        if allowance is not None and entry.offset - start >= allowance:
             _mark_partial(state, key)
-            return
+            break
+    final = state.files.get(key)
+    return max(0, final.offset - start) if final else 0
+
+
+def _absorb(
+    raw: dict[str, Any], data: dict[str, Any], transcript: TranscriptFile, config: Config, found: Sorted
+) -> None:
+    """One record: its markers sorted; for a main session, the watchdog and the handoff facts."""
+    main = not transcript.is_subagent
+    if main:
+        handoff.absorb_title(data.setdefault("handoff", handoff.fresh()), raw)
+    record = normalize(raw)
+    if record is None:
+        return
+    markers = find_markers(record.text) if record.type == "assistant" and not record.meta else []
+    if markers:
+        source = {
+            "session": transcript.session_id,
+            "agent": transcript.agent_id,
+            "timestamp": record.timestamp,
+        }
+        sort_markers(markers, config.channels, source, found)
+    if main:
+        watchdog.observe(data.setdefault("watch", watchdog.fresh()), record, bool(markers))
+        handoff.absorb(data["handoff"], record)
 
 
 def _mark_partial(state: ScanState, key: str) -> None:

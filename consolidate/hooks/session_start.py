@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from ..capture.handoff import read_handoff
 from ..capture.places import memory_dir, transcripts_dir
 from ..learnings.lessons import live_lessons, render_lesson
 from .context import HookContext
 from .dedup import SessionMarks, prune_sessions
-from .handoff import read_handoff
 from .output import additional_context
-from .prompt import tick_lines
 from .reminder import due_message, remind
+from .ticking import hook_tick
 
 LESSONS_HEADER = "Lessons from earlier sessions in this project (consolidate):"
 
@@ -22,7 +22,7 @@ def handle(ctx: HookContext) -> str:
         prune_sessions(ctx.state_dir)
     parts = [
         top_lessons(ctx),
-        "\n".join(tick_lines(ctx)),
+        "\n".join(hook_tick(ctx).lines()),
         reminder(ctx),
         read_handoff(ctx.state_dir, ctx.project, ctx.session_id, ctx.now) if source != "resume" else "",
     ]

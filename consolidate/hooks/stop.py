@@ -1,18 +1,21 @@
-"""Stop: refresh the handoff note for the next session. Prints nothing and never blocks."""
+"""Stop: tick (markers of the last turn are queued now) and refresh the handoff for the next session.
+
+Prints nothing and never blocks; with `stop_hook_active` (another Stop hook made the model go on) it
+does nothing at all.
+"""
 
 from __future__ import annotations
 
+from ..capture.handoff import render_handoff, write_handoff
 from .context import HookContext
-from .dedup import SESSIONS_DIR
-from .handoff import render_handoff, update_facts, write_handoff
+from .ticking import hook_tick
 
 
 def handle(ctx: HookContext) -> str:
-    if ctx.payload.get("stop_hook_active") or ctx.transcript_path is None or not ctx.session_id:
+    if ctx.payload.get("stop_hook_active") or ctx.transcript_path is None:
         return ""
-    scan_file = ctx.state_dir / SESSIONS_DIR / ctx.session_id / "handoff-scan.json"
-    facts = update_facts(ctx.transcript_path, scan_file)
-    if facts["entries"] or facts["changed"]:
+    facts = hook_tick(ctx).live_facts
+    if facts and (facts["entries"] or facts["changed"]):
         write_handoff(
             ctx.state_dir, ctx.project, ctx.session_id, render_handoff(facts, ctx.project, ctx.now), ctx.now
         )

@@ -158,3 +158,22 @@ def test_markers_in_code_and_user_text_are_not_queued(
     write_session(claude_home, tmp_path, session)
     assert tick(tmp_path, capsys) == ""
     assert q.pending_items(tmp_path) == []
+
+
+def test_handoff_facts_of_quiet_sessions_are_dropped(
+    tmp_path: Path, claude_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import os
+    import time
+
+    from consolidate.transcripts.state import ScanState
+
+    old = write_session(claude_home, tmp_path, Session(cwd=str(tmp_path)).user("old work").assistant("done"))
+    stamp = time.time() - 3 * 86400
+    os.utime(old, (stamp, stamp))
+    new = write_session(claude_home, tmp_path, Session(cwd=str(tmp_path)).user("new work").assistant("done"))
+    tick(tmp_path, capsys)
+    (scan_file,) = (load_settings(tmp_path).state_dir / "tick").glob("*.json")
+    files = ScanState.load(scan_file).files
+    assert "handoff" not in files[str(old)].data and "watch" in files[str(old)].data
+    assert files[str(new)].data["handoff"]["entries"] == [["user", "new work"], ["assistant", "done"]]

@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from consolidate.capture import queue as q
+from consolidate.capture.handoff import handoff_path, read_handoff
 from consolidate.capture.places import claude_home, state_root
-from consolidate.hooks.handoff import handoff_path, read_handoff
 from tests.capture.fixtures import Session, append_session, write_session
 from tests.hooks.helpers import context_of, hook, payload
 
@@ -93,7 +93,20 @@ def test_stop_writes_a_handoff_for_the_next_session(tmp_path: Path) -> None:
     assert "Changed files: src/parse.py, docs/parse.md" in note and "also update the docs" in note
 
 
+def test_stop_queues_the_markers_of_the_last_turn(tmp_path: Path) -> None:
+    session = Session(session_id="s-1", cwd=str(tmp_path)).user("why?")
+    session.assistant(
+        "Because the cache is per user.\n<!-- learning: the cache is per user, so tests must set HOME -->"
+    )
+    path = write_session(claude_home(), tmp_path, session)
+    assert stop(tmp_path, path, "s-1") == (0, "")
+    assert [i["payload"] for i in q.pending_items(tmp_path)] == [
+        "the cache is per user, so tests must set HOME"
+    ]
+
+
 def test_stop_respects_stop_hook_active(tmp_path: Path) -> None:
     path = write_session(claude_home(), tmp_path, Session(cwd=str(tmp_path)).user("hi").assistant("hello"))
     assert stop(tmp_path, path, "s-1", active=True) == (0, "")
     assert not handoff_path(state_root(claude_home()), tmp_path.resolve()).exists()
+    assert not (state_root(claude_home()) / "tick").exists()  # not even a tick

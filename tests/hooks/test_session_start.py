@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from consolidate.capture import queue as q
+from consolidate.capture.handoff import write_handoff
 from consolidate.capture.places import claude_home, memory_dir, state_root
 from consolidate.hooks.dedup import SessionMarks
-from consolidate.hooks.handoff import write_handoff
 from consolidate.learnings.store import EpisodeStore, store_path
 from tests.capture.fixtures import Session, write_session
 from tests.hooks.helpers import SESSION, context_of, hook, payload
