@@ -27,6 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..capture.queue_cli import run_queue
+    from ..capture.cli import run_queue
 
     return run_queue(args)

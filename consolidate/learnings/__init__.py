@@ -1,4 +1,5 @@
 """The learnings engine: episodes of mistakes and corrections, scored, linted and promoted.
 
-Light at import time (standard library only): the hooks read the lessons on every tool call.
+What the hooks read (episodes, scoring, store, lessons) uses the standard library only; promotion and
+the command's actions import the plan and apply machinery when they run.
 """

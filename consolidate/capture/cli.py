@@ -1,4 +1,4 @@
-"""What `consolidate queue` prints: counts, items, acks."""
+"""What `consolidate queue` and `consolidate tick` do with their arguments, and what they print."""
 
 from __future__ import annotations
 
@@ -6,8 +6,12 @@ import argparse
 import json
 import os
 import sys
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from .config import load_config
+from .places import claude_home, repo_root, state_root
 from .queue import Queue, bucket_for, open_queue
 
 PREVIEW = 100
@@ -49,3 +53,28 @@ def _peek(items: list[dict[str, Any]], as_json: bool) -> None:
 
 def _emit(as_json: bool, data: dict[str, Any], text: str) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n" if as_json else text)
+
+
+def run_tick_command(args: argparse.Namespace) -> int:
+    from .tick import TickScope, run_tick
+
+    home = claude_home(args.claude_home)
+    state = state_root(home)
+    cwd = os.path.realpath(args.project or os.getcwd())
+    config = load_config(state, repo_root(cwd))
+    for problem in config.problems:
+        sys.stderr.write(f"consolidate: {problem}\n")
+    live = Path(args.transcript) if args.transcript else None
+    scope = TickScope(home, state, cwd, config, live_transcript=live, byte_budget=args.max_bytes)
+    result = run_tick(scope, datetime.now(UTC))
+    if args.json:
+        data = {
+            "added": result.added,
+            "lessons": result.lessons,
+            "lines": result.lines(),
+            **result.stats.to_dict(),
+        }
+        sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    elif result.lines():
+        sys.stdout.write("\n".join(result.lines()) + "\n")
+    return 0
