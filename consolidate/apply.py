@@ -30,6 +30,7 @@ from .plan import (
     DropEntry,
     Plan,
     Proposal,
+    RedactSecrets,
     ReplaceEntry,
     ReplaceText,
     TrashFile,
@@ -37,6 +38,7 @@ from .plan import (
     WriteScope,
     check_scope,
 )
+from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
 StepHook = Callable[[str], None]
@@ -159,8 +161,21 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
         ws.save(path, doc)
     elif isinstance(change, ReplaceText):
         _replace_text(ws, change, path)
+    elif isinstance(change, RedactSecrets):
+        _redact_file(ws, change, path)
     elif isinstance(change, ClusterSection):
         _cluster(ws, change, path, paths[change.cluster_file])
+
+
+def _redact_file(ws: Workspace, change: RedactSecrets, path: Path) -> None:
+    data = ws.read(path)
+    if data is None:
+        raise ChangeFailed(f"{change.file} does not exist")
+    text = data.decode("utf-8", "replace")
+    clean = redact(text)
+    if clean == text:
+        raise ChangeFailed(f"no secret left in {change.file}")
+    ws.write(path, clean.encode("utf-8"))
 
 
 def _replace_text(ws: Workspace, change: ReplaceText, path: Path) -> None:

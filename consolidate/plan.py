@@ -62,6 +62,12 @@ class ReplaceText(_Change):
     new: str
 
 
+class RedactSecrets(_Change):
+    """Redact every secret in the file at apply time, so the plan itself never carries one."""
+
+    op: Literal["redact_secrets"]
+
+
 class WriteFile(_Change):
     op: Literal["write_file"]
     content: str
@@ -81,7 +87,14 @@ class ClusterSection(_Change):
 
 
 Change = Annotated[
-    AddEntry | ReplaceEntry | DropEntry | ReplaceText | WriteFile | TrashFile | ClusterSection,
+    AddEntry
+    | ReplaceEntry
+    | DropEntry
+    | ReplaceText
+    | RedactSecrets
+    | WriteFile
+    | TrashFile
+    | ClusterSection,
     Field(discriminator="op"),
 ]
 

@@ -8,6 +8,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
+from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
 Ask = Callable[[str], str]
@@ -36,7 +37,7 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
             )
         )
     text = "".join(line if line.endswith("\n") else line + "\n" for line in parts)
-    return text
+    return redact(text)  # a diff is shown and stored: it never carries a secret, even one being removed
 
 
 def render_proposal(proposal: Proposal, diff: str) -> str:

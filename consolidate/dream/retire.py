@@ -58,6 +58,8 @@ def retirements(findings: list[Finding], snapshot: Snapshot) -> tuple[list[Draft
 
 
 def _keys(finding: Finding, snapshot: Snapshot) -> list[tuple[str, str]]:
+    if finding.category == "SECRET":  # one redaction per file covers every secret in it
+        return [(finding.file, "<secrets>")]
     keys = [_Claims.key(finding.file, finding.entry)] + [
         _Claims.key(r.file, r.entry) for r in finding.related
     ]
@@ -75,6 +77,8 @@ def _retired_topics(finding: Finding, snapshot: Snapshot) -> list[str]:
 
 
 def _changes(finding: Finding, snapshot: Snapshot) -> list[dict[str, Any]]:
+    if finding.category == "SECRET":
+        return [{"op": "redact_secrets", "file": finding.file}]
     if finding.action == "REMOVE":
         return _remove(finding, snapshot)
     if not finding.replacement.strip():
