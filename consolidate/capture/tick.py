@@ -66,6 +66,7 @@ class TickScope:
     live_transcript: Path | None = None
     byte_budget: int | None = None
     wait: bool = True
+    transcripts_override: Path | None = None  # a hook knows the live transcript's folder
 
     @property
     def project(self) -> Path:
@@ -73,7 +74,7 @@ class TickScope:
 
     @property
     def transcripts(self) -> Path:
-        return transcripts_dir(self.home, self.cwd)
+        return self.transcripts_override or transcripts_dir(self.home, self.cwd)
 
     @property
     def scan_file(self) -> Path:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..capture.config import Config, load_config
-from ..capture.places import claude_home, repo_root, state_root
+from ..capture.places import claude_home, repo_root, state_root, transcripts_dir
 
 _SAFE_SESSION = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
 
@@ -33,14 +33,25 @@ class HookContext:
         return state_root(self.home, self.env)
 
     @cached_property
+    def project_dir(self) -> str:
+        """Where the session started (`$CLAUDE_PROJECT_DIR`); the cwd moves when the agent cds around."""
+        return str(self.env.get("CLAUDE_PROJECT_DIR") or self.payload.get("cwd") or os.getcwd())
+
+    @cached_property
     def cwd(self) -> str:
-        value = self.payload.get("cwd") or self.env.get("CLAUDE_PROJECT_DIR") or os.getcwd()
-        return str(value)
+        """The directory relative tool paths are resolved against."""
+        return str(self.payload.get("cwd") or self.project_dir)
 
     @cached_property
     def project(self) -> Path:
         """The repository's main checkout: the key of the queue bucket and of the lesson store."""
-        return repo_root(self.cwd)
+        return repo_root(self.project_dir)
+
+    @cached_property
+    def transcripts_dir(self) -> Path:
+        """The live transcript's folder, else the one Claude Code derives from the project dir."""
+        live = self.transcript_path
+        return live.parent if live is not None else transcripts_dir(self.home, self.project_dir)
 
     @cached_property
     def config(self) -> Config:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..capture.handoff import read_handoff
-from ..capture.places import memory_dir, transcripts_dir
+from ..capture.places import memory_dir
 from ..learnings.lessons import live_lessons, render_lesson
 from .context import HookContext
 from .dedup import SessionMarks, prune_sessions
@@ -38,7 +38,5 @@ def top_lessons(ctx: HookContext) -> str:
 
 
 def reminder(ctx: HookContext) -> str:
-    message = due_message(
-        memory_dir(ctx.home, ctx.cwd), transcripts_dir(ctx.home, ctx.cwd), ctx.config, ctx.now
-    )
+    message = due_message(memory_dir(ctx.home, ctx.project_dir), ctx.transcripts_dir, ctx.config, ctx.now)
     return remind(ctx.state_dir, ctx.project, message, ctx.config, ctx.now) or ""

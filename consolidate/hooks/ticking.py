@@ -12,7 +12,8 @@ def hook_tick(ctx: HookContext) -> TickResult:
     scope = TickScope(
         home=ctx.home,
         state_dir=ctx.state_dir,
-        cwd=ctx.cwd,
+        cwd=ctx.project_dir,
+        transcripts_override=ctx.transcripts_dir,
         config=ctx.config,
         live_transcript=ctx.transcript_path,
         byte_budget=HOOK_BYTE_BUDGET,

@@ -83,7 +83,7 @@ def _imported_modules(argv: list[str], stdin: str, env: dict[str, str]) -> set[s
 def test_the_hook_path_imports_nothing_heavy(event: str, tmp_path: Path) -> None:
     from tests.capture.fixtures import Session, write_session
 
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}
     home = Path(env["CLAUDE_CONFIG_DIR"])
     session = Session(cwd=str(tmp_path)).user("x" * 1200).assistant("done <!-- learning: keep it light -->")
     transcript = write_session(home, tmp_path, session)
@@ -102,7 +102,7 @@ def test_the_hook_path_runs_without_site_packages(tmp_path: Path) -> None:
     """-S drops site-packages: the hook works on a bare interpreter (the plugin's python3)."""
     import json
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**{k: v for k, v in os.environ.items() if k != "CLAUDE_PROJECT_DIR"}, "PYTHONPATH": str(ROOT)}
     data = json.dumps(payload("UserPromptSubmit", tmp_path, prompt="не надо так"))
     result = subprocess.run([sys.executable, "-S", "-m", "consolidate", "hook", "UserPromptSubmit"], input=data,
                             capture_output=True, text=True, env=env, cwd=tmp_path)  # fmt: skip

@@ -110,3 +110,18 @@ def test_stop_respects_stop_hook_active(tmp_path: Path) -> None:
     assert stop(tmp_path, path, "s-1", active=True) == (0, "")
     assert not handoff_path(state_root(claude_home()), tmp_path.resolve()).exists()
     assert not (state_root(claude_home()) / "tick").exists()  # not even a tick
+
+
+def test_a_session_that_moved_into_a_subdirectory_still_ticks_its_project(tmp_path: Path) -> None:
+    session = (
+        Session(session_id="s-1", cwd=str(tmp_path))
+        .user("x")
+        .assistant("<!-- learning: found after a cd -->")
+    )
+    path = write_session(claude_home(), tmp_path, session)
+    sub = tmp_path / "pkg" / "deep"
+    sub.mkdir(parents=True)
+    data = payload("UserPromptSubmit", sub, prompt="go on", transcript_path=str(path), session_id="s-1")
+    _, answer, _ = hook("UserPromptSubmit", data, {"CLAUDE_PROJECT_DIR": str(tmp_path)})
+    assert context_of(answer).startswith("1 learning(s) pending")
+    assert [i["payload"] for i in q.pending_items(tmp_path)] == ["found after a cd"]
