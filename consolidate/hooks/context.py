@@ -63,6 +63,14 @@ class HookContext:
         return value if _SAFE_SESSION.match(value) else ""
 
     @property
+    def context_id(self) -> str:
+        """Whose context window a lesson lands in: the session's, or a subagent's own (a fresh one)."""
+        agent = str(self.payload.get("agent_id") or "")
+        if self.session_id and agent and _SAFE_SESSION.match(agent):
+            return f"{self.session_id}.{agent}"
+        return self.session_id
+
+    @property
     def transcript_path(self) -> Path | None:
         value = self.payload.get("transcript_path")
         return Path(value) if isinstance(value, str) and value else None

@@ -32,7 +32,7 @@ def handle(ctx: HookContext) -> str:
             render_lesson(e) for e in guards
         )
         return deny(reason)
-    marks = SessionMarks(ctx.state_dir, ctx.session_id)
+    marks = SessionMarks(ctx.state_dir, ctx.context_id)
     chosen = select_lessons(
         lessons,
         max_lessons=ctx.config.inject_max_lessons,

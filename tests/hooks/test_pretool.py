@@ -97,3 +97,11 @@ def test_path_triggers_use_file_path_or_path(tmp_path: Path, tool_input: dict) -
     add(tmp_path, "Migrations are generated: run make migrations", {"path": "db/migrations/**"})
     data = payload("PreToolUse", tmp_path, tool_name="Write", tool_input=tool_input, tool_use_id="toolu_2")
     assert "make migrations" in context_of(hook("PreToolUse", data)[1])
+
+
+def test_a_subagent_gets_the_lesson_in_its_own_context(tmp_path: Path) -> None:
+    add(tmp_path, "Run the suite with make test", {"command": "pytest"})
+    assert context_of(hook("PreToolUse", bash(tmp_path, "pytest"))[1])
+    inside = {**bash(tmp_path, "pytest"), "agent_id": "a100838cb0ef6bda0", "agent_type": "general-purpose"}
+    assert "make test" in context_of(hook("PreToolUse", inside)[1])
+    assert hook("PreToolUse", inside)[1] is None
