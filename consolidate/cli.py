@@ -16,6 +16,7 @@ from .errors import ConsolidateError, UsageError
 COMMANDS = (
     "status",
     "dream",
+    "snapshot",
     "audit",
     "scan",
     "remember",

@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -58,14 +58,24 @@ def error(status: int, message: str = "FAKE_ERROR", *, once: bool = False) -> St
     return Step(status=status, message=message, once=once)
 
 
+def after_last_assistant(body: dict[str, Any]) -> str:
+    """The text of everything sent after the model's last turn (tool results, reminders) as JSON."""
+    messages = body.get("messages", [])
+    last = max((i for i, m in enumerate(messages) if m.get("role") == "assistant"), default=-1)
+    return json.dumps(messages[last + 1 :])
+
+
 def truncated(value: str) -> Step:
     return text(value, stop_reason="max_tokens")
+
+
+Reply = Step | Callable[[dict[str, Any]], Step]  # a fixed step, or one computed from the request
 
 
 @dataclass
 class Route:
     needle: str  # matched against the raw request body; "" matches everything
-    steps: deque[Step]
+    steps: deque[Reply]
 
 
 class FakeMessagesAPI:
@@ -93,7 +103,7 @@ class FakeMessagesAPI:
         self._server.shutdown()
         self._server.server_close()
 
-    def script(self, needle: str, steps: Iterable[Step]) -> None:
+    def script(self, needle: str, steps: Iterable[Reply]) -> None:
         """Requests whose body contains `needle` get `steps`, one per request, in order."""
         self.routes.append(Route(needle, deque(steps)))
 
@@ -102,7 +112,8 @@ class FakeMessagesAPI:
             self.requests.append(body)
             for route in self.routes:
                 if route.needle in raw and route.steps:
-                    step = route.steps[0]
+                    head = route.steps[0]
+                    step = head if isinstance(head, Step) else head(body)
                     if not step.persistent:
                         route.steps.popleft()
                     return step
