@@ -32,8 +32,8 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
             difflib.unified_diff(
                 before.splitlines(keepends=True),
                 new.splitlines(keepends=True),
-                fromfile=f"a/{name}" if before else "/dev/null",
-                tofile=f"b/{name}" if after is not None else "/dev/null",
+                fromfile=f"a/{name.lstrip('/')}" if before else "/dev/null",
+                tofile=f"b/{name.lstrip('/')}" if after is not None else "/dev/null",
             )
         )
     text = "".join(line if line.endswith("\n") else line + "\n" for line in parts)

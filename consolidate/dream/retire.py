@@ -54,6 +54,11 @@ def retirements(findings: list[Finding], snapshot: Snapshot) -> tuple[list[Draft
         claims.keys.update(keys)
         drafts.append(_draft(finding, snapshot, changes))
     drafts.extend(_orphan_pointers(findings, snapshot, claims))
+    notes += [
+        f"check by hand ({f.category}, no safe change): {plain(f.entry or f.file)} — {f.evidence[:120]}"
+        for f in findings
+        if f.action == "NONE" and f.category in ("STALE", "CONTRADICT", "SUPERSEDED")
+    ]
     return drafts, notes, claims
 
 

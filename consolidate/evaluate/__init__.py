@@ -1,0 +1,1 @@
+"""`consolidate eval`: measured quality of the dream over labeled, seeded scenarios."""
