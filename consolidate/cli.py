@@ -22,6 +22,7 @@ COMMANDS = (
     "remember",
     "apply",
     "undo",
+    "eval",
     "queue",
     "tick",
     "learnings",
