@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
 from ..secrets import redact
 from ..transcripts.records import Record, ToolResult, ToolUse
 
-CARRY_RECORDS = 40
+CARRY_RECORDS = 24  # enough to look back over a turn: the last tool calls and what they answered
 TEXT_LIMIT = 200  # detectors look back at the gist of earlier turns, never their full text
 ERROR_LIMIT = 400  # a failed call's error, for error -> fix; other tool output is not kept
 _INPUT_KEYS = ("command", "file_path", "notebook_path", "path", "description")
@@ -32,12 +33,21 @@ def _row(record: Record) -> list[Any]:
     return [
         record.type, record.uuid, record.parent, record.logical_parent, record.session, record.timestamp,
         record.line, record.subtype, record.message_id, record.sidechain, record.meta, record.compact_summary,
-        record.origin, [redact(t[:TEXT_LIMIT]) for t in record.texts], uses, results,
+        record.origin, [_clean(t[:TEXT_LIMIT]) for t in record.texts], uses, results,
     ]  # fmt: skip
 
 
+# Every secret pattern needs a long token, a URL with credentials or a telling word; text with none of
+# them is stored as is (redacting every carried text would cost more than the rest of the scan).
+_MAYBE_SECRET = re.compile(r"[A-Za-z0-9_+/=.-]{12,}|://|pass|pwd|secret|token|key|bearer|auth|private", re.I)
+
+
+def _clean(text: str) -> str:
+    return redact(text) if _MAYBE_SECRET.search(text) else text
+
+
 def _inputs(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: redact(v[:TEXT_LIMIT]) for k, v in values.items() if k in _INPUT_KEYS and isinstance(v, str)}
+    return {k: _clean(v[:TEXT_LIMIT]) for k, v in values.items() if k in _INPUT_KEYS and isinstance(v, str)}
 
 
 def load_records(rows: list[list[Any]]) -> list[Record]:
@@ -68,17 +78,45 @@ def load_records(rows: list[list[Any]]) -> list[Record]:
     return records
 
 
-def save_carry(path: Path, records: list[Record]) -> None:
-    """Write through a temp file and rename (no fsync: a lost carry only means a full re-read)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps(dump_records(records[-CARRY_RECORDS:]), ensure_ascii=False), encoding="utf-8")
-    os.replace(temp, path)
+class CarryStore:
+    """The carried records of every recent transcript, in one JSON file read only when needed."""
 
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._rows: dict[str, list[list[Any]]] | None = None
+        self._dirty = False
 
-def load_carry(path: Path) -> list[Record] | None:
-    """The saved context, or None when absent or unreadable (the transcript is then read in full)."""
-    try:
-        return load_records(json.loads(path.read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
-        return None
+    def _all(self) -> dict[str, list[list[Any]]]:
+        if self._rows is None:
+            try:
+                loaded = json.loads(self.path.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                loaded = {}
+            self._rows = loaded if isinstance(loaded, dict) else {}
+        return self._rows
+
+    def get(self, key: str) -> list[Record] | None:
+        """The carried records of a transcript, or None (it is then read again in full)."""
+        rows = self._all().get(key)
+        try:
+            return load_records(rows) if rows is not None else None
+        except (TypeError, ValueError):
+            return None
+
+    def put(self, key: str, records: list[Record]) -> None:
+        self._all()[key] = dump_records(records[-CARRY_RECORDS:])
+        self._dirty = True
+
+    def drop(self, key: str) -> None:
+        if (self._rows is not None or self.path.exists()) and self._all().pop(key, None) is not None:
+            self._dirty = True
+
+    def save(self) -> None:
+        """Write through a temp file and rename (no fsync: a lost carry only means a full re-read)."""
+        if not self._dirty or self._rows is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        temp.write_text(json.dumps(self._rows, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        os.replace(temp, self.path)
+        self._dirty = False

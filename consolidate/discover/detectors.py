@@ -21,6 +21,7 @@ from .triggers import action_trigger, derive_trigger
 
 REASON_WINDOW = 4  # records between a bare rejection and the user's typed reason
 LONG_MESSAGE = 600  # beyond this, only a correction at the very start counts
+CLASSIFY_LIMIT = 4000  # a remember request or decision is said early, not at the end of a pasted log
 
 
 @dataclass
@@ -187,19 +188,23 @@ def _human(text: str, record: Record, index: int, context: _Context) -> list[Sig
 
 def classify_message(masked: str) -> str:
     """ "remember", "decision", "correction" or "" for a lower-cased user message with code masked."""
-    if lexicon.REMEMBER.search(masked) and not lexicon.REMEMBER_NOISE.search(masked):
+    masked = masked[:CLASSIFY_LIMIT]
+    if (
+        lexicon.has_any(masked, lexicon.REMEMBER_KEYS)
+        and lexicon.REMEMBER.search(masked)
+        and not lexicon.REMEMBER_NOISE.search(masked)
+    ):
         return "remember"
     head = masked[:LONG_MESSAGE]
-    noise = lexicon.CORRECTION_NOISE.search(head)
-    leads = bool(lexicon.CORRECTION_LEAD.search(head)) and not noise
-    cued = (
-        len(masked) <= LONG_MESSAGE
-        and bool(lexicon.CORRECTION_CUE.search(masked))
-        and not noise
-        and not lexicon.DISCUSSION.search(masked)
-    )
-    if lexicon.DECISION.search(head) and lexicon.REASON.search(head) and not leads:
+    leads = bool(lexicon.CORRECTION_LEAD.search(head))
+    cued = len(masked) <= LONG_MESSAGE and lexicon.has_any(masked, lexicon.CORRECTION_KEYS)
+    decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and lexicon.DECISION.search(head)
+    if decides and lexicon.REASON.search(head):
         return "decision"
+    if not (leads or cued) or lexicon.CORRECTION_NOISE.search(head):
+        return ""
+    if not leads:
+        cued = bool(lexicon.CORRECTION_CUE.search(masked)) and not lexicon.DISCUSSION.search(masked)
     if (leads or cued) and lexicon.DIRECTIVE.search(masked) and not _only_question(masked):
         return "correction"
     return ""

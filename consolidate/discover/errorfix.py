@@ -11,6 +11,7 @@ import re
 import shlex
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..transcripts.records import ToolUse, tool_command
 from .phrasing import error_fix_principle, error_gist
@@ -58,6 +59,7 @@ class Fix:
     failed_command: str
 
 
+@lru_cache(maxsize=4096)
 def normalize_command(command: str) -> str:
     """The command without output plumbing (`2>&1 | tail -5`) or a leading `cd dir &&`."""
     command = _CD_PREFIX.sub("", command.strip())

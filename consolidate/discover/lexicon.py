@@ -180,3 +180,31 @@ NEGATION = _any(
     r"不要|不用|别|而不是|不|避免",
     r"\b(?:değil|asla|yerine|olmadan|kullanma|yapma|çalıştırma|ekleme|silme|değiştirme)\b",
 )
+
+# --- cheap gates: a pattern above can only match when one of its keys is in the lower-cased text -----
+REMEMBER_KEYS = (
+    "remember", "keep in mind", "forget", "future", "from now on", "going forward", "make a note", "remind me",
+    "запомн", "забы", "в виду", "учти", "впредь", "с этого момента", "на будущее", "напоминай",
+    "记", "忘", "以后", "今后", "从现在", "从今", "unutma", "aklında", "aklinda", "hatırla", "hatirla",
+    "bundan sonra", "not al",
+)  # fmt: skip
+DECISION_KEYS = (
+    "let", "decid", "dicid", "agreed", "chose", "settled", "we'll", "we will", "we should", "going with",
+    "going to use", "decision", "давай", "реши", "договор", "выбра", "останов", "будем",
+    "决定", "改用", "就用", "统一用", "采用", "选择", "alım", "alim", "elim", "karar", "seçtik", "sectik",
+    "seçelim", "secelim", "tercih", "geçelim", "gecelim",
+)  # fmt: skip
+CORRECTION_KEYS = (
+    "wrong", "incorrect", "not right", "not correct", "not what", "not like", "said", "told", "asked", "meant",
+    "don", "do not", "never", "stop", "quit", "always", " not ", ", not", "instead", "rather", "should",
+    "надо", "нужно", "неправ", "неверн", "говорил", "сказал", "просил", "вместо", "не ", "никогда", "хватит",
+    "перестань", "не так", "不", "错", "别", "说过", "应该", "而不是", "换成", "改成",
+    "yanlış", "yanlis", "değil", "degil", "demiştim", "demistim", "söylemiştim", "soylemistim", "dedim",
+    "yerine", "kullanma", "yapma", "çalıştırma", "calistirma", "ekleme", "silme", "değiştirme", "degistirme",
+    "dokunma", "yazma", "commitleme", "asla",
+)  # fmt: skip
+
+
+def has_any(text: str, keys: tuple[str, ...]) -> bool:
+    """Whether any key occurs in the text (a fast pre-check before the slower patterns)."""
+    return any(key in text for key in keys)

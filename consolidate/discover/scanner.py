@@ -8,20 +8,24 @@ file was truncated or replaced, the whole transcript is read again.
 
 from __future__ import annotations
 
-import hashlib
+import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
 from ..transcripts.records import Record
-from ..transcripts.session import Transcript, TranscriptFile, read_transcript
+from ..transcripts.session import TranscriptFile, read_transcript
 from ..transcripts.state import Change, FileState, ScanState, classify_change, state_key
-from .carry import load_carry, save_carry
+from .carry import CARRY_RECORDS, CarryStore
 from .detectors import detect_signals
 from .signals import Signal
 
 DETECTOR_VERSION = 1  # bump whenever detection changes: cached signals are then recomputed
+# Context for appended records is kept only for sessions active lately (a live session): one that
+# resumes after a longer pause is simply read again in full.
+CARRY_MAX_AGE = 6 * 3600
 _CHAIN_TYPES = frozenset({"user", "assistant"})
 
 
@@ -34,68 +38,87 @@ class FileScan:
 
 
 class SignalCache:
-    """The scan state of one memory dir: `state.json` plus one carry file per transcript."""
+    """The scan state of one memory dir: `state.json`, plus `carry.json` for recent transcripts."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.state = ScanState.load(directory / "state.json")
+        self.carry = CarryStore(directory / "carry.json")
+        self._changed = False
 
     def save(self) -> None:
-        self.state.save(self.directory / "state.json")
-
-    def _carry_path(self, key: str) -> Path:
-        return (
-            self.directory
-            / "carry"
-            / (hashlib.sha1(key.encode(), usedforsecurity=False).hexdigest() + ".json")
-        )
+        """Save the state (when anything changed) and the carried context."""
+        if self._changed:
+            self.state.save(self.directory / "state.json")
+        self.carry.save()
 
     def scan(self, file: TranscriptFile) -> FileScan:
         key = state_key(file.path)
         previous = self.state.files.get(key)
         if previous is not None and previous.data.get("version") != DETECTOR_VERSION:
             previous = None
+        if previous is None:
+            return self._full(key, file, Change.NEW)
         change, identity = classify_change(file.path, previous)
         if identity is None:
-            self.state.files.pop(key, None)
+            self._forget(key)
             return FileScan(file, Change.MISSING)
-        if change is Change.UNCHANGED and previous is not None:
+        if change is Change.UNCHANGED:
             return FileScan(file, change, [Signal.from_dict(s) for s in previous.data.get("signals", [])])
-        scan = None
-        if change is Change.APPENDED and previous is not None:
-            scan = self._append(file, previous, change)
+        scan = self._append(key, file, previous, change) if change is Change.APPENDED else None
         if scan is None:
-            transcript = read_transcript(file)
-            active = transcript.active()
-            scan = FileScan(file, change, detect_signals(active, file), transcript.stats)
-            self._remember(key, FileState(identity, transcript.end_offset), scan.signals, active, transcript)
-            return scan
+            return self._full(key, file, change)
         self.state.files[key].identity = identity
         return scan
 
-    def _append(self, file: TranscriptFile, previous: FileState, change: Change) -> FileScan | None:
-        key = state_key(file.path)
-        carry = load_carry(self._carry_path(key))
+    def _forget(self, key: str) -> None:
+        self.state.files.pop(key, None)
+        self.carry.drop(key)
+        self._changed = True
+
+    def _full(self, key: str, file: TranscriptFile, change: Change) -> FileScan:
+        """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
+        transcript = read_transcript(file, progress=False)
+        if transcript.identity is None:
+            self._forget(key)
+            return FileScan(file, Change.MISSING)
+        active = transcript.active()
+        scan = FileScan(file, change, detect_signals(active, file), transcript.stats)
+        self._remember(key, FileState(transcript.identity, transcript.end_offset), scan.signals, active)
+        return scan
+
+    def _append(self, key: str, file: TranscriptFile, previous: FileState, change: Change) -> FileScan | None:
+        carry = self.carry.get(key)
         if carry is None:
             return None
-        transcript = read_transcript(file, start=previous.offset)
+        transcript = read_transcript(file, start=previous.offset, progress=False)
         active = continued_conversation(carry, transcript.records)
         if active is None:
             return None
         carried = {r.uuid for r in carry}
         new_signals = detect_signals(active, file, start=sum(1 for r in active if r.uuid in carried))
         signals = [Signal.from_dict(s) for s in previous.data.get("signals", [])] + new_signals
-        state = FileState(previous.identity, transcript.end_offset)
-        self._remember(key, state, signals, active, transcript)
+        self._remember(key, FileState(previous.identity, transcript.end_offset), signals, active)
         return FileScan(file, change, signals, transcript.stats)
 
-    def _remember(
-        self, key: str, state: FileState, signals: list[Signal], active: list[Record], transcript: Transcript
-    ) -> None:
+    def _remember(self, key: str, state: FileState, signals: list[Signal], active: list[Record]) -> None:
         state.data = {"version": DETECTOR_VERSION, "signals": [s.to_dict() for s in signals]}
         self.state.files[key] = state
-        if active:
-            save_carry(self._carry_path(key), active)
+        self._changed = True
+        if active and time.time() - _last_activity(active) < CARRY_MAX_AGE:
+            self.carry.put(key, active)
+        else:
+            self.carry.drop(key)
+
+
+def _last_activity(records: list[Record]) -> float:
+    """The time of the newest record that says when it was written (0 when none does)."""
+    for record in reversed(records[-CARRY_RECORDS:]):
+        try:
+            return datetime.fromisoformat(record.timestamp.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            continue
+    return 0.0
 
 
 def continued_conversation(carry: list[Record], new: list[Record]) -> list[Record] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import posixpath
 import re
 import shlex
+from functools import lru_cache
 
 from ..transcripts.records import ToolUse, tool_command
 
@@ -38,6 +39,7 @@ _TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 DEFAULT_TRIGGER = "working in this project"
 
 
+@lru_cache(maxsize=4096)
 def command_head(command: str) -> str:
     """The program and its subcommand: `cd x && FOO=1 cargo test -p y | tail` -> `cargo test`."""
     first = re.split(r"\s*(?:&&|\|\||;|\|)\s*", command.strip())

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # a record longer than this is skipped, not parsed
-_CHUNK = 1024 * 1024
+_CHUNK = 256 * 1024
+_ENVELOPE = 1024  # the top-level keys of a record come first; message bodies follow
 
 
 @dataclass
@@ -49,59 +50,96 @@ class LineStats:
 def iter_lines(
     handle: BinaryIO, stats: LineStats, max_line_bytes: int = MAX_LINE_BYTES
 ) -> Iterator[tuple[int, bytes | None]]:
-    """(end offset, line) for each complete line from the handle's position; None for an oversized line."""
-    offset = stats.offset = handle.tell()
-    while True:
-        line = handle.readline(max_line_bytes + 1)
-        if not line:
-            return
-        if line.endswith(b"\n"):
-            offset = stats.offset = offset + len(line)
-            stats.lines += 1
-            stats.bytes_read += len(line)
-            yield offset, line
-            continue
-        if len(line) <= max_line_bytes:
-            stats.incomplete_tail += 1
-            return
-        skipped, complete = _skip_to_newline(handle)
-        if not complete:
-            stats.incomplete_tail += 1
-            return
-        offset = stats.offset = offset + len(line) + skipped
-        stats.lines += 1
-        stats.oversized += 1
-        stats.bytes_read += len(line) + skipped
-        yield offset, None
+    """(end offset, line without its newline) for each complete line from the handle's position;
+    None instead of the line when it is longer than `max_line_bytes`. Reads in chunks, so an
+    oversized line is skipped without ever being held whole."""
+    reader = _ChunkedLines(handle, stats, max_line_bytes)
+    try:
+        yield from reader.lines()
+    finally:
+        stats.lines += reader.count
+        stats.bytes_read += reader.offset - reader.start
 
 
-def _skip_to_newline(handle: BinaryIO) -> tuple[int, bool]:
-    """Read through the rest of an oversized line; (bytes skipped, whether a newline ended it)."""
-    skipped = 0
-    while True:
-        chunk = handle.readline(_CHUNK)
-        if not chunk:
-            return skipped, False
-        skipped += len(chunk)
-        if chunk.endswith(b"\n"):
-            return skipped, True
+class _ChunkedLines:
+    def __init__(self, handle: BinaryIO, stats: LineStats, max_line_bytes: int) -> None:
+        self.handle, self.stats, self.cap = handle, stats, max_line_bytes
+        self.offset = self.start = stats.offset = handle.tell()
+        self.count = 0
+
+    def lines(self) -> Iterator[tuple[int, bytes | None]]:
+        pending = b""  # the start of a line continued in the next chunk
+        skipped = -1  # bytes of an oversized line skipped so far; -1 when not inside one
+        stats, cap = self.stats, self.cap
+        while True:
+            chunk = self.handle.read(_CHUNK)
+            if not chunk:
+                if pending or skipped >= 0:
+                    stats.incomplete_tail += 1
+                return
+            parts = chunk.split(b"\n")
+            tail = parts.pop()
+            for part in parts:
+                if skipped >= 0:
+                    length, line, skipped = skipped + len(part) + 1, None, -1
+                else:
+                    line = pending + part if pending else part
+                    pending = b""
+                    length = len(line) + 1
+                    if length > cap + 1:
+                        line = None
+                self.offset += length
+                stats.offset = self.offset
+                self.count += 1
+                if line is None:
+                    stats.oversized += 1
+                yield self.offset, line
+            if skipped >= 0:
+                skipped += len(tail)
+            else:
+                pending += tail
+                if len(pending) > cap:
+                    skipped, pending = len(pending), b""
+
+
+_decode = json.JSONDecoder().raw_decode
 
 
 def iter_json_lines(
-    handle: BinaryIO, stats: LineStats, max_line_bytes: int = MAX_LINE_BYTES
+    handle: BinaryIO,
+    stats: LineStats,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    skip_prefixes: tuple[bytes, ...] = (),
+    skip_markers: tuple[bytes, ...] = (),
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(end offset, record) for each line that holds a JSON object; the others are counted and skipped."""
+    """(end offset, record) for each line that holds a JSON object; the others are counted and skipped.
+
+    Lines the caller has no use for are not parsed: those starting with one of `skip_prefixes`, and
+    those with one of `skip_markers` in their first few hundred bytes (where the envelope keys are).
+    """
     for offset, line in iter_lines(handle, stats, max_line_bytes):
-        if line is None:
+        if line is None or skip_prefixes and line.startswith(skip_prefixes):
+            continue
+        if skip_markers and any(line.find(marker, 0, _ENVELOPE) >= 0 for marker in skip_markers):
             continue
         try:
-            record = json.loads(line)
+            record = _decode(line.decode("utf-8"))[0]
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
-            if line.strip():
-                stats.bad_json += 1
-            continue
+            record = _lenient(line)
+            if record is None:
+                if line.strip():
+                    stats.bad_json += 1
+                continue
         if isinstance(record, dict):
             stats.records += 1
             yield offset, record
         else:
             stats.bad_json += 1
+
+
+def _lenient(line: bytes) -> Any:
+    """The standard parser's answer for a line the fast path refused (leading whitespace, a BOM)."""
+    try:
+        return json.loads(line)
+    except ValueError:
+        return None

@@ -54,7 +54,7 @@ class Marker:
 
 def find_markers(text: str) -> list[Marker]:
     """Every marker in the text, in order; a visible line that repeats a comment's payload is kept once."""
-    if "<!--" not in text and "📝" not in text and "#lesson" not in text.lower():
+    if "<!--" not in text and "📝" not in text and "#lesson" not in text and "#Lesson" not in text:
         return []
     prose = _mask_code(text)
     found: list[tuple[int, Marker]] = []

@@ -7,10 +7,23 @@ disk. Standard library only: the capture hook reads transcripts with this module
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
+_METADATA_TYPES = (
+    "file-history-snapshot", "file-history-delta", "summary", "custom-title", "ai-title", "tag", "last-prompt",
+    "cost-state", "tools-used", "mode", "permission-mode", "agent-name", "agent-color", "agent-setting",
+    "queue-operation", "pr-link", "worktree-state", "api-request", "content-replacement", "memory-mode",
+)  # fmt: skip
+# Progress records (hook and subagent progress) carry nothing to mine; readers that only need the
+# conversation can skip them unparsed (the chain stays whole: no message hangs off a progress record).
+PROGRESS_MARKERS = (b'"type":"progress"', b'"type": "progress"')
+# Lines of records that are never messages, recognisable before parsing (compact and spaced JSON).
+METADATA_PREFIXES = tuple(
+    f'{{"type":{space}"{kind}"'.encode() for kind in _METADATA_TYPES for space in ("", " ")
+)
 TEXT_CAP = 20_000
 RESULT_CAP = 2_000
 INPUT_CAP = 2_000
@@ -96,9 +109,10 @@ class Record:
     meta: bool = False
     compact_summary: bool = False
     origin: str = ""
-    texts: list[str] = field(default_factory=list)
-    tool_uses: list[ToolUse] = field(default_factory=list)
-    tool_results: list[ToolResult] = field(default_factory=list)
+    # Empty tuples unless the record has content (most records have none of one kind or another).
+    texts: Sequence[str] = ()
+    tool_uses: Sequence[ToolUse] = ()
+    tool_results: Sequence[ToolResult] = ()
 
     @property
     def text(self) -> str:
@@ -114,27 +128,24 @@ def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
     kind = raw.get("type")
     if kind not in MESSAGE_TYPES:
         return None
+    get = raw.get
     record = Record(
-        type=kind,
-        uuid=_str(raw.get("uuid")),
-        parent=raw.get("parentUuid") or None,
-        logical_parent=raw.get("logicalParentUuid") or None,
-        session=_str(raw.get("sessionId")),
-        timestamp=_str(raw.get("timestamp")),
-        line=line,
-        subtype=_str(raw.get("subtype")),
-        sidechain=bool(raw.get("isSidechain")),
-        meta=bool(raw.get("isMeta") or raw.get("isVisibleInTranscriptOnly")),
-        compact_summary=bool(raw.get("isCompactSummary")),
-    )
-    origin = raw.get("origin")
-    if isinstance(origin, dict):
+        kind, _str(get("uuid")), _link(get("parentUuid")), _link(get("logicalParentUuid")), _str(get("sessionId")),
+        _str(get("timestamp")), line, _str(get("subtype")), "", bool(get("isSidechain")),
+        bool(get("isMeta") or get("isVisibleInTranscriptOnly")), bool(get("isCompactSummary")),
+    )  # fmt: skip
+    origin = get("origin")
+    if origin.__class__ is dict:
         record.origin = _str(origin.get("kind"))
-    message = raw.get("message")
-    if kind in ("user", "assistant") and isinstance(message, dict):
+    message = get("message")
+    if message.__class__ is dict and (kind == "user" or kind == "assistant"):
         record.message_id = _str(message.get("id"))
         _read_content(record, message.get("content"))
     return record
+
+
+def _link(value: Any) -> str | None:
+    return value if value and value.__class__ is str else None
 
 
 def _str(value: Any) -> str:
@@ -142,26 +153,33 @@ def _str(value: Any) -> str:
 
 
 def _read_content(record: Record, content: Any) -> None:
-    if isinstance(content, str):
-        record.texts.append(content[:TEXT_CAP])
+    if content.__class__ is str:
+        record.texts = [content[:TEXT_CAP]]
         return
-    if not isinstance(content, list):
+    if content.__class__ is not list:
         return
+    texts: list[str] = []
+    uses: list[ToolUse] = []
+    results: list[ToolResult] = []
     for block in content:
-        if not isinstance(block, dict):
+        if block.__class__ is not dict:
             continue
         kind = block.get("type")
         if kind == "text":
-            record.texts.append(_str(block.get("text"))[:TEXT_CAP])
+            texts.append(_str(block.get("text"))[:TEXT_CAP])
         elif kind == "tool_use":
-            record.tool_uses.append(
+            uses.append(
                 ToolUse(_str(block.get("id")), _str(block.get("name")), _capped_input(block.get("input")))
             )
         elif kind == "tool_result":
             text = _result_text(block.get("content"))
-            record.tool_results.append(
-                ToolResult(_str(block.get("tool_use_id")), bool(block.get("is_error")), text)
-            )
+            results.append(ToolResult(_str(block.get("tool_use_id")), bool(block.get("is_error")), text))
+    if texts:
+        record.texts = texts
+    if uses:
+        record.tool_uses = uses
+    if results:
+        record.tool_results = results
 
 
 def _capped_input(value: Any) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..fsutil import atomic_write
 from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
@@ -50,10 +50,16 @@ class FileIdentity:
     def of(cls, path: Path) -> FileIdentity | None:
         try:
             with open(path, "rb") as handle:
-                stat = os.fstat(handle.fileno())
-                head = handle.read(HEAD_BYTES)
+                return cls.from_handle(handle)
         except OSError:
             return None
+
+    @classmethod
+    def from_handle(cls, handle: BinaryIO) -> FileIdentity:
+        """The identity of an open file (reads its first bytes; the position is left after them)."""
+        stat = os.fstat(handle.fileno())
+        handle.seek(0)
+        head = handle.read(HEAD_BYTES)
         return cls(stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, len(head), _digest(head))
 
     def to_list(self) -> list[Any]:

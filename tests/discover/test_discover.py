@@ -70,9 +70,21 @@ def test_parse_since() -> None:
         parse_since("last tuesday")
 
 
+def test_old_sessions_that_change_are_read_again_in_full(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    writer = _session(directory, "old", "no, use pnpm instead of npm", datetime(2026, 1, 1, tzinfo=UTC))
+    discover(settings, since=datetime(2025, 1, 1, tzinfo=UTC))
+    writer.user("no, always run `make test` instead of pytest")
+    write_session(directory, writer)
+    report = discover(settings, since=datetime(2025, 1, 1, tzinfo=UTC))
+    assert report.stats["bytes_read"] == (directory / "old.jsonl").stat().st_size
+    assert len(report.candidates) == 2
+
+
 def test_unchanged_sessions_come_from_the_cache_and_appends_are_read_once(settings: Settings) -> None:
     directory = settings.layout.transcripts_dir
-    writer = _session(directory, "live", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    live = datetime.now(UTC) - timedelta(hours=1)  # context is carried over for sessions active lately
+    writer = _session(directory, "live", "no, use pnpm instead of npm", live)
     first = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
     again = discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
     assert again.stats["files_unchanged"] == 1 and again.stats.get("lines", 0) == 0
@@ -91,7 +103,7 @@ def test_unchanged_sessions_come_from_the_cache_and_appends_are_read_once(settin
 
 def test_a_rewind_in_appended_records_rereads_the_session(settings: Settings) -> None:
     directory = settings.layout.transcripts_dir
-    writer = SessionWriter("rw", start=datetime(2026, 11, 1, tzinfo=UTC))
+    writer = SessionWriter("rw", start=datetime.now(UTC) - timedelta(hours=1))
     writer.user("start")
     fork, _ = writer.assistant("ok")
     writer.tool_call("Bash", {"command": "npm ci"}, "ok")
