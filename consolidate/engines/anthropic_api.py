@@ -91,6 +91,7 @@ class _Conversation:
             "messages": self.messages,
             "tools": TOOL_SCHEMAS,
             "output_config": {"format": {"type": "json_schema", "schema": report_schema(self.task.agent)}},
+            "cache_control": {"type": "ephemeral"},  # every turn resends the conversation: cache it
         }
         if final:
             request["tool_choice"] = {"type": "none"}

@@ -78,7 +78,7 @@ class _Run:
         self.tools = [*spec.tool_names, STRUCTURED_OUTPUT]
         self.max_turns = engine.config.max_turns or spec.max_turns
         self.result: Any = None
-        self.turns = 0
+        self.responses: set[Any] = set()
 
     async def collect(self, sdk: Any) -> Any:
         async for message in sdk.query(prompt=task_prompt(self.task), options=self.options(sdk)):
@@ -135,9 +135,13 @@ class _Run:
         }
 
     def _progress(self, message: Any) -> None:
-        self.turns += 1
+        """One turn per API response; the CLI sends one AssistantMessage per content block."""
+        key = message.message_id or id(message)
+        if key in self.responses:
+            return
+        self.responses.add(key)
         if self.task.progress is not None:
-            self.task.progress(f"{self.task.agent} messages", self.turns, 0)
+            self.task.progress(f"{self.task.agent} turns", len(self.responses), self.max_turns)
 
 
 def _output(agent: str, result: Any, max_turns: int) -> AgentOutput:

@@ -65,6 +65,7 @@ def test_tool_loop_and_structured_output(fake_api, snapshot) -> None:  # type: i
     assert first["output_config"]["format"]["type"] == "json_schema"
     assert "findings" in first["output_config"]["format"]["schema"]["properties"]
     assert first["system"].startswith("You are the memory auditor")
+    assert first["cache_control"] == {"type": "ephemeral"}
     results = {r["tool_use_id"]: r for r in second["messages"][-1]["content"]}
     assert any(r["is_error"] and "outside the project" in r["content"] for r in results.values())
     assert any("deleted in" in r["content"] for r in third["messages"][-1]["content"])

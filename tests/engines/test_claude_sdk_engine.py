@@ -20,8 +20,9 @@ DISCOVERY = {"candidates": [{"kind": "correction", "principle": "add dependencie
 AUDITOR_ROUTE, DISCOVERER_ROUTE = "memory auditor of a memory", "signal discoverer of a memory"
 
 
-def _gather(snapshot, **config) -> GatherResult:  # type: ignore[no-untyped-def]
-    return asyncio.run(gather(ClaudeSdkEngine(EngineConfig.from_env(**config)), snapshot))
+def _gather(snapshot, progress=None, **config) -> GatherResult:  # type: ignore[no-untyped-def]
+    engine = ClaudeSdkEngine(EngineConfig.from_env(**config))
+    return asyncio.run(gather(engine, snapshot, progress=progress))
 
 
 def _tool_results(request: dict) -> list[dict]:  # type: ignore[type-arg]
@@ -51,7 +52,8 @@ def test_read_only_run_with_structured_output_and_usage(fake_api, snapshot, exam
         ],
     )
     fake_api.script(DISCOVERER_ROUTE, [text('{"candidates": [{"kind": ')] * 3)
-    result = _gather(snapshot)
+    progress: list[tuple[str, int, int]] = []
+    result = _gather(snapshot, lambda what, done, total: progress.append((what, done, total)))
 
     assert result.audit is not None and result.audit.findings[0].category == "LOW-VALUE"
     assert "truncated or invalid JSON" in result.failures[DISCOVERER] and result.fallback
@@ -75,6 +77,10 @@ def test_read_only_run_with_structured_output_and_usage(fake_api, snapshot, exam
     assert (usage.input_tokens, usage.output_tokens) == (5100, 720)
     assert usage.model == "claude-sonnet-5-5" and usage.turns >= 2
     assert usage.cost_usd == pytest.approx((5100 * 2 + 720 * 10) / 1e6)
+    assert [p for p in progress if p[0] == "memory-auditor turns"] == [
+        ("memory-auditor turns", 1, 40),
+        ("memory-auditor turns", 2, 40),
+    ]
 
 
 def test_max_turns_and_truncated_output(fake_api, snapshot) -> None:  # type: ignore[no-untyped-def]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import subprocess
+from pathlib import Path
 from typing import Any
 
 from claude_agent_sdk import ClaudeAgentOptions, ResultMessage, SystemMessage, query
@@ -14,14 +15,13 @@ from tests.fakeapi.server import text, tool_use
 from tests.plugin.conftest import ROOT
 
 
+def _claude(cli: str, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1"}
+    return subprocess.run([cli, *args], capture_output=True, text=True, timeout=60, env=env)
+
+
 def test_plugin_validates(cli, isolated_env) -> None:  # type: ignore[no-untyped-def]
-    found = subprocess.run(
-        [cli, "plugin", "validate", str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"HOME": str(isolated_env), "PATH": "/usr/bin:/bin", "DISABLE_AUTOUPDATER": "1"},
-    )
+    found = _claude(cli, isolated_env, "plugin", "validate", str(ROOT))
     assert found.returncode == 0, found.stdout + found.stderr
     assert "Validation passed" in found.stdout
     for part in (
@@ -32,6 +32,15 @@ def test_plugin_validates(cli, isolated_env) -> None:  # type: ignore[no-untyped
         "commands: consolidate:remember",
     ):
         assert part in found.stdout
+
+
+def test_checkout_is_a_local_marketplace(cli, isolated_env) -> None:  # type: ignore[no-untyped-def]
+    found = _claude(cli, isolated_env, "plugin", "marketplace", "add", str(ROOT))
+    assert found.returncode == 0, found.stdout + found.stderr
+    settings = json.loads((isolated_env / ".claude" / "settings.json").read_text())
+    assert settings["extraKnownMarketplaces"]["consolidate-local"]["source"]["path"] == str(ROOT)
+    listed = json.loads((ROOT / ".claude-plugin" / "marketplace.json").read_text())["plugins"]
+    assert [(p["name"], p["source"]) for p in listed] == [("consolidate", "./")]
 
 
 def _session(prompt: str, cwd: str, **options: Any) -> list[Any]:
