@@ -2,37 +2,26 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from memory_layout import check_tree, load_memory_tree, measure_index
 
+from .marker import read_marker, sessions_since
 from .settings import Settings
 
 
-def read_marker(memory_dir: Path) -> datetime | None:
-    """The time of the last consolidation, or None when absent or unreadable."""
+def pending_queue(settings: Settings) -> dict[str, int]:
+    """Pending capture-queue items per channel; an absent queue is empty (and is not created)."""
+    from .capture.queue import QUEUE_FILE, Queue, bucket_for
+
+    path = settings.state_dir / QUEUE_FILE
+    if not path.exists():
+        return {}
     try:
-        text = (memory_dir / ".last-consolidation").read_text(encoding="utf-8").strip()
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-
-
-def sessions_since(transcripts_dir: Path, since: datetime | None) -> int:
-    """Main-session transcripts modified after `since` (all of them when None)."""
-    if not transcripts_dir.is_dir():
-        return 0
-    threshold = since.timestamp() if since else 0.0
-    count = 0
-    for path in transcripts_dir.glob("*.jsonl"):
-        try:
-            if path.stat().st_mtime > threshold:
-                count += 1
-        except OSError:
-            continue
-    return count
+        with Queue(path) as queue:
+            return {k: v for k, v in queue.counts(bucket_for(settings.layout.project)).items() if v}
+    except Exception:  # an unreadable queue must not break status
+        return {}
 
 
 def build_status(settings: Settings) -> dict[str, Any]:
@@ -55,5 +44,6 @@ def build_status(settings: Settings) -> dict[str, Any]:
         "defects": [d.to_dict() for d in check_tree(tree)],
         "last_consolidation": marker.strftime("%Y-%m-%dT%H:%M:%SZ") if marker else None,
         "sessions_since": sessions_since(settings.layout.transcripts_dir, marker),
+        "pending_queue": pending_queue(settings),
         "transcripts_dir": str(settings.layout.transcripts_dir),
     }

@@ -1,43 +1,46 @@
-"""Pure library for Claude Code memory files: paths and project keys, parse and render, health."""
+"""Pure library for Claude Code memory files: paths and project keys, parse and render, health.
 
-from .document import Block, Document, DocumentError, Entry, Section, decode_document, parse_document
-from .frontmatter import Frontmatter, render_frontmatter
-from .health import BUDGET_BYTES, BUDGET_LINES, Defect, IndexBudget, check_tree, measure_index
-from .paths import ProjectLayout, claude_home, find_git_root, project_key, resolve_layout
-from .pointers import EntryKind, Link, Pointer, always_on_pointer, classify, trigger_pointer
-from .tree import CLUSTER_DIR, INDEX, MemoryFile, MemoryTree, load_memory_tree, read_memory_file
+Names are loaded on first use, so `memory_layout.paths` (standard library only) can serve the hooks
+without importing the Markdown and YAML parsers the rest of the package needs.
+"""
 
-__all__ = [
-    "BUDGET_BYTES",
-    "BUDGET_LINES",
-    "CLUSTER_DIR",
-    "INDEX",
-    "Block",
-    "Defect",
-    "Document",
-    "DocumentError",
-    "Entry",
-    "EntryKind",
-    "Frontmatter",
-    "IndexBudget",
-    "Link",
-    "MemoryFile",
-    "MemoryTree",
-    "Pointer",
-    "ProjectLayout",
-    "Section",
-    "always_on_pointer",
-    "check_tree",
-    "claude_home",
-    "classify",
-    "decode_document",
-    "find_git_root",
-    "load_memory_tree",
-    "measure_index",
-    "parse_document",
-    "project_key",
-    "read_memory_file",
-    "render_frontmatter",
-    "resolve_layout",
-    "trigger_pointer",
-]
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_EXPORTS = {
+    "document": [
+        "Block",
+        "Document",
+        "DocumentError",
+        "Entry",
+        "Section",
+        "decode_document",
+        "parse_document",
+    ],
+    "frontmatter": ["Frontmatter", "render_frontmatter"],
+    "health": ["BUDGET_BYTES", "BUDGET_LINES", "Defect", "IndexBudget", "check_tree", "measure_index"],
+    "paths": ["ProjectLayout", "claude_home", "find_git_root", "project_key", "resolve_layout"],
+    "pointers": ["EntryKind", "Link", "Pointer", "always_on_pointer", "classify", "trigger_pointer"],
+    "tree": ["CLUSTER_DIR", "INDEX", "MemoryFile", "MemoryTree", "load_memory_tree", "read_memory_file"],
+}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
+__all__ = sorted(_MODULE_OF)
+
+if TYPE_CHECKING:
+    from .document import Block, Document, DocumentError, Entry, Section, decode_document, parse_document
+    from .frontmatter import Frontmatter, render_frontmatter
+    from .health import BUDGET_BYTES, BUDGET_LINES, Defect, IndexBudget, check_tree, measure_index
+    from .paths import ProjectLayout, claude_home, find_git_root, project_key, resolve_layout
+    from .pointers import EntryKind, Link, Pointer, always_on_pointer, classify, trigger_pointer
+    from .tree import CLUSTER_DIR, INDEX, MemoryFile, MemoryTree, load_memory_tree, read_memory_file
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memory_layout' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

@@ -1,53 +1,27 @@
-"""Where the capture loop keeps things, resolved with the standard library only.
+"""Where the capture loop keeps things, resolved with the standard library only (the hooks use it).
 
-The hook path must stay light, so this module repeats the few path rules it needs (Claude's config
-dir, our state dir, project keys) instead of importing `memory_layout`, whose package pulls in the
-Markdown and YAML parsers. `tests/capture/test_places.py` checks both agree.
+The path rules themselves come from `memory_layout.paths` and `consolidate.settings`, both light.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import unicodedata
-from collections.abc import Mapping
 from pathlib import Path
 
-MAX_KEY_LENGTH = 200
-_NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
+from memory_layout.paths import claude_home, match_project_dir, project_key
+from memory_layout.paths import find_git_root as git_root
 
+from ..settings import state_dir as state_root
 
-def claude_home(explicit: str | os.PathLike[str] | None = None, env: Mapping[str, str] | None = None) -> Path:
-    """An explicit value, else `$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
-    if explicit:
-        return Path(explicit).expanduser()
-    values: Mapping[str, str] = os.environ if env is None else env
-    configured = values.get("CLAUDE_CONFIG_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    return Path(values.get("HOME") or Path.home()) / ".claude"
-
-
-def state_root(home: Path, env: Mapping[str, str] | None = None) -> Path:
-    """`$CONSOLIDATE_STATE_DIR`, else `<claude-home>/consolidate` (same rule as `settings.state_dir`)."""
-    values: Mapping[str, str] = os.environ if env is None else env
-    configured = values.get("CONSOLIDATE_STATE_DIR")
-    return Path(configured).expanduser() if configured else home / "consolidate"
-
-
-def project_key(path: str | os.PathLike[str]) -> str:
-    """Claude Code's directory name for `path` (hash suffix of long keys omitted)."""
-    real = os.path.realpath(os.fspath(path))
-    return _NON_ALNUM.sub("-", unicodedata.normalize("NFC", real))[:MAX_KEY_LENGTH]
-
-
-def git_root(start: str | os.PathLike[str]) -> Path | None:
-    """The nearest ancestor of `start` holding `.git` (a dir, or a file in a worktree)."""
-    current = Path(os.path.realpath(os.fspath(start)))
-    for candidate in (current, *current.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
+__all__ = [
+    "claude_home",
+    "git_root",
+    "memory_dir",
+    "project_key",
+    "repo_root",
+    "state_root",
+    "transcripts_dir",
+]
 
 
 def repo_root(start: str | os.PathLike[str]) -> Path:
@@ -81,17 +55,6 @@ def _common_dir(dot_git_file: Path) -> Path | None:
     except (OSError, UnicodeDecodeError):
         return gitdir
     return (gitdir / pointer).resolve()
-
-
-def match_project_dir(projects: Path, key: str) -> Path:
-    """The directory for `key` under `projects`; truncated long keys match by prefix."""
-    exact = projects / key
-    if len(key) < MAX_KEY_LENGTH or exact.is_dir() or not projects.is_dir():
-        return exact
-    for child in sorted(projects.iterdir()):
-        if child.name.startswith(key) and child.is_dir():
-            return child
-    return exact
 
 
 def memory_dir(home: Path, project: str | os.PathLike[str]) -> Path:

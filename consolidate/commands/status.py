@@ -42,7 +42,9 @@ def _print_status(status: dict) -> None:
     out.write(
         f"last consolidation: {status['last_consolidation'] or 'never'}; sessions since: {status['sessions_since']}\n"
     )
-    out.write(f"topic files: {len(status['topic_files'])}; cluster files: {len(status['cluster_files'])}\n\n")
+    out.write(f"topic files: {len(status['topic_files'])}; cluster files: {len(status['cluster_files'])}\n")
+    pending = ", ".join(f"{count} {channel}" for channel, count in status["pending_queue"].items()) or "none"
+    out.write(f"pending in the capture queue: {pending}\n\n")
     if status["sections"]:
         print_table(
             ["Section", "Entries"], [[s["name"] or "(top)", s["entries"]] for s in status["sections"]]

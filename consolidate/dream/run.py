@@ -14,12 +14,12 @@ from ..console import is_terminal, print_markdown, warn
 from ..engines import get_engine
 from ..errors import UsageError
 from ..fsutil import atomic_write
+from ..marker import read_marker
 from ..plan import Plan
 from ..progress import Progress
 from ..review import Ask, ask_approval, render_proposal
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from ..status import read_marker
 from .gather import GatherResult, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize

@@ -14,32 +14,9 @@ from pathlib import Path
 from ..capture.config import Config
 from ..capture.places import project_key
 from ..fsutil import atomic_write
+from ..marker import read_marker, sessions_since
 
 REMINDERS_DIR = "reminders"
-
-
-def read_marker(memory_dir: Path) -> datetime | None:
-    """The time of the last consolidation (same reading as `consolidate status`)."""
-    try:
-        text = (memory_dir / ".last-consolidation").read_text(encoding="utf-8").strip()
-        return datetime.fromisoformat(text.replace("Z", "+00:00"))
-    except (OSError, ValueError, UnicodeDecodeError):
-        return None
-
-
-def sessions_since(transcripts_dir: Path, since: datetime | None) -> int:
-    threshold = since.timestamp() if since else 0.0
-    try:
-        paths = list(transcripts_dir.glob("*.jsonl"))
-    except OSError:
-        return 0
-    count = 0
-    for path in paths:
-        try:
-            count += path.stat().st_mtime > threshold
-        except OSError:
-            continue
-    return count
 
 
 def due_message(memory_dir: Path, transcripts_dir: Path, config: Config, now: datetime) -> str | None:

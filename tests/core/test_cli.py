@@ -159,3 +159,19 @@ def test_interactive_select_applies_the_chosen(settings, tmp_path) -> None:  # t
     assert "### [ADD] Learning: remember the new fact" in out.getvalue()
     assert "+- New fact." in out.getvalue()
     assert (settings.memory_dir / "lost.md").exists()
+
+
+def test_status_counts_pending_queue_items(settings, capsys) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.capture.queue import NewItem, Queue, bucket_for
+
+    code, out, _ = run(capsys, "status", str(settings.layout.project), "--json")
+    assert json.loads(out)["pending_queue"] == {}
+    assert not (settings.state_dir / "queue.sqlite3").exists()  # status does not create the queue
+    with Queue(settings.state_dir / "queue.sqlite3") as queue:
+        queue.enqueue(
+            bucket_for(settings.layout.project), [NewItem("learning", "use uv add"), NewItem("learning", "b")]
+        )
+    code, out, _ = run(capsys, "status", str(settings.layout.project), "--json")
+    assert json.loads(out)["pending_queue"] == {"learning": 2}
+    code, out, _ = run(capsys, "status", str(settings.layout.project))
+    assert "pending in the capture queue: 2 learning" in out
