@@ -44,12 +44,13 @@ def common_options() -> _Parser:
     return common
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full parser, or with `only` just that command's (the hooks answer faster that way)."""
     parser = _Parser(prog="consolidate", description="Keep a coding agent's memory true, small and useful.")
     parser.add_argument("--version", action="version", version=f"consolidate {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = common_options()
-    for name in COMMANDS:
+    for name in [only] if only else COMMANDS:
         module = importlib.import_module(f"consolidate.commands.{name.replace('-', '_')}")
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[common])
         module.add_arguments(command)
@@ -65,7 +66,9 @@ def _version() -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        argv = list(sys.argv[1:] if argv is None else argv)
+        only = argv[0] if argv and argv[0] in COMMANDS else None
+        args = build_parser(only).parse_args(argv)
         if not getattr(args, "run", None):
             raise UsageError("consolidate: a command is required (see consolidate --help)")
         return int(args.run(args) or 0)
