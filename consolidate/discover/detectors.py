@@ -201,11 +201,11 @@ def classify_message(masked: str) -> str:
     decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and lexicon.DECISION.search(head)
     if decides and lexicon.REASON.search(head):
         return "decision"
-    if not (leads or cued) or lexicon.CORRECTION_NOISE.search(head):
+    if not leads and not (cued and lexicon.CORRECTION_CUE.search(masked)):
         return ""
-    if not leads:
-        cued = bool(lexicon.CORRECTION_CUE.search(masked)) and not lexicon.DISCUSSION.search(masked)
-    if (leads or cued) and lexicon.DIRECTIVE.search(masked) and not _only_question(masked):
+    if lexicon.CORRECTION_NOISE.search(head) or not leads and lexicon.DISCUSSION.search(masked):
+        return ""
+    if lexicon.DIRECTIVE.search(masked) and not _only_question(masked):
         return "correction"
     return ""
 

@@ -76,7 +76,7 @@ def _tokens(command: str) -> set[str]:
 
 def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
     """The lesson when `use` (which succeeded) fixes one of the recent failed calls, else None."""
-    if use.name not in _SHELL_TOOLS:
+    if not failed or use.name not in _SHELL_TOOLS:
         return None
     command = normalize_command(tool_command(use))
     if not command:

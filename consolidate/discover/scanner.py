@@ -78,7 +78,7 @@ class SignalCache:
 
     def _full(self, key: str, file: TranscriptFile, change: Change) -> FileScan:
         """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
-        transcript = read_transcript(file, progress=False)
+        transcript = read_transcript(file, lean=True)
         if transcript.identity is None:
             self._forget(key)
             return FileScan(file, Change.MISSING)
@@ -91,7 +91,7 @@ class SignalCache:
         carry = self.carry.get(key)
         if carry is None:
             return None
-        transcript = read_transcript(file, start=previous.offset, progress=False)
+        transcript = read_transcript(file, start=previous.offset, lean=True)
         active = continued_conversation(carry, transcript.records)
         if active is None:
             return None

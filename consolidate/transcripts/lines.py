@@ -7,6 +7,7 @@ without its newline is not consumed: it may still be being written, and a later 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -117,10 +118,11 @@ def iter_json_lines(
     Lines the caller has no use for are not parsed: those starting with one of `skip_prefixes`, and
     those with one of `skip_markers` in their first few hundred bytes (where the envelope keys are).
     """
+    marked = re.compile(b"|".join(re.escape(m) for m in skip_markers)).search if skip_markers else None
     for offset, line in iter_lines(handle, stats, max_line_bytes):
         if line is None or skip_prefixes and line.startswith(skip_prefixes):
             continue
-        if skip_markers and any(line.find(marker, 0, _ENVELOPE) >= 0 for marker in skip_markers):
+        if marked is not None and marked(line, 0, _ENVELOPE):
             continue
         try:
             record = _decode(line.decode("utf-8"))[0]

@@ -129,9 +129,16 @@ def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
     if kind not in MESSAGE_TYPES:
         return None
     get = raw.get
+    uuid, session, stamp, subtype = (
+        get("uuid", ""),
+        get("sessionId", ""),
+        get("timestamp", ""),
+        get("subtype", ""),
+    )
     record = Record(
-        kind, _str(get("uuid")), _link(get("parentUuid")), _link(get("logicalParentUuid")), _str(get("sessionId")),
-        _str(get("timestamp")), line, _str(get("subtype")), "", bool(get("isSidechain")),
+        kind, uuid if uuid.__class__ is str else "", _link(get("parentUuid")), _link(get("logicalParentUuid")),
+        session if session.__class__ is str else "", stamp if stamp.__class__ is str else "", line,
+        subtype if subtype.__class__ is str else "", "", bool(get("isSidechain")),
         bool(get("isMeta") or get("isVisibleInTranscriptOnly")), bool(get("isCompactSummary")),
     )  # fmt: skip
     origin = get("origin")
@@ -166,7 +173,8 @@ def _read_content(record: Record, content: Any) -> None:
             continue
         kind = block.get("type")
         if kind == "text":
-            texts.append(_str(block.get("text"))[:TEXT_CAP])
+            text = block.get("text", "")
+            texts.append(text[:TEXT_CAP] if text.__class__ is str else "")
         elif kind == "tool_use":
             uses.append(
                 ToolUse(_str(block.get("id")), _str(block.get("name")), _capped_input(block.get("input")))

@@ -106,18 +106,19 @@ def _subagents(session_dir: Path) -> Iterable[TranscriptFile]:
 
 
 def read_transcript(
-    file: TranscriptFile, start: int = 0, max_line_bytes: int = MAX_LINE_BYTES, *, progress: bool = True
+    file: TranscriptFile, start: int = 0, max_line_bytes: int = MAX_LINE_BYTES, *, lean: bool = False
 ) -> Transcript:
     """Read complete lines from byte `start`; bad lines are counted in `stats`, never raised.
 
-    `progress=False` leaves progress records unparsed (they hold nothing a reader of the dialog needs).
+    `lean=True` reads only what following the dialog needs: progress records (hook and subagent
+    progress) are left unparsed.
     """
     transcript = Transcript(file, end_offset=start)
     try:
         with paused_gc(), open(file.path, "rb") as handle:
             transcript.identity = FileIdentity.from_handle(handle)
             handle.seek(start)
-            markers = () if progress else PROGRESS_MARKERS
+            markers = PROGRESS_MARKERS if lean else ()
             lines = iter_json_lines(handle, transcript.stats, max_line_bytes, METADATA_PREFIXES, markers)
             for line_no, (_, raw) in enumerate(lines, 1):
                 record = normalize(raw, line_no)

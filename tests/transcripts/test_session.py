@@ -66,3 +66,19 @@ def test_last_activity_prefers_the_newest_timestamp(tmp_path: Path) -> None:
     empty.write_text("")
     os.utime(empty, (100, 100))
     assert last_activity(empty) == 100.0
+
+
+def test_lean_read_leaves_progress_unparsed_and_keeps_the_chain(tmp_path: Path) -> None:
+    writer = SessionWriter("sess-4")
+    writer.user("run it")
+    _, ids = writer.assistant("", tools=[("Bash", {"command": "make"})])
+    writer.progress(ids[0])
+    writer.tool_result(ids[0], "ok")
+    writer.assistant("done")
+    path = writer.write(tmp_path / "sess-4.jsonl")
+    full = read_transcript(find_transcripts(path.parent)[0])
+    lean = read_transcript(find_transcripts(path.parent)[0], lean=True)
+    assert [r.type for r in full.records].count("progress") == 1
+    assert "progress" not in [r.type for r in lean.records]
+    assert [r.uuid for r in lean.active()] == [r.uuid for r in full.active() if r.type != "progress"]
+    assert lean.end_offset == full.end_offset == path.stat().st_size
