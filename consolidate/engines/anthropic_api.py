@@ -44,6 +44,14 @@ class AnthropicEngine(Engine):
             raise EngineFailure(f"{task.agent}: API error {exc.status_code}: {_api_message(exc)}") from None
         except anthropic.APIConnectionError as exc:
             raise EngineFailure(f"{task.agent}: cannot reach the API ({exc})") from None
+        except anthropic.AnthropicError as exc:
+            raise EngineFailure(f"{task.agent}: {exc}") from None
+        except TypeError as exc:
+            if "authentication" not in str(exc):
+                raise
+            raise EngineFailure(
+                f"{task.agent}: no API credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"
+            ) from None
         finally:
             await client.close()
 

@@ -95,7 +95,7 @@ class _Run:
             agents={self.spec.name: self.spec.to_definition(extra_tools=(STRUCTURED_OUTPUT,))},
             tools=self.tools,
             disallowed_tools=DENIED_TOOLS,
-            add_dirs=[str(self.task.snapshot.settings.memory_dir)],
+            add_dirs=[str(d) for d in self.roots[1:] if d.is_dir()],
             model=config.model or self.spec.model or None,
             max_turns=self.max_turns,
             setting_sources=[],
@@ -160,6 +160,8 @@ def _describe_error(result: Any, max_turns: int) -> str:
     text = (result.result or "").strip() or "; ".join(str(e) for e in (result.errors or []))
     if status:
         return f"API error {status}: {text.removeprefix(f'API Error: {status} ')}"
+    if "Not logged in" in text:
+        return f"{text} (set ANTHROPIC_API_KEY, or log in with `claude`)"
     if result.subtype == "success":
         return text or "the run failed without details"
     return f"{result.subtype}: {text or 'no details'}"

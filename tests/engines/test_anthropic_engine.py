@@ -131,3 +131,13 @@ def test_environment_configures_timeouts_and_retries(monkeypatch) -> None:  # ty
     monkeypatch.setenv("CONSOLIDATE_TIMEOUT", "soon")
     with pytest.raises(UsageError, match="CONSOLIDATE_TIMEOUT must be a number"):
         EngineConfig.from_env()
+
+
+def test_missing_credentials_are_one_clear_line(fake_api, snapshot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    result = _gather(snapshot)
+    assert (
+        result.failures[AUDITOR]
+        == "memory-auditor: no API credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"
+    )
+    assert fake_api.requests == []
