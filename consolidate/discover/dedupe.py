@@ -11,9 +11,10 @@ from .text import overlap, stems
 
 MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
-SAME_CODE_JACCARD = 0.25
+SAME_CODE_JACCARD = 0.2
 MAX_EVIDENCE = 5
 _CODE = re.compile(r"`([^`\n]+)`")
+_PLACEHOLDER = re.compile(r"^(?:\.+|…|x{2,}|<[^>]*>|\*)$")
 _PLAIN_VERBS = frozenset(
     {"use", "run", "always", "never", "instead", "rather", "prefer", "всегда", "использ", "总是", "kullan"}
 )
@@ -42,7 +43,11 @@ def _same_swap(a: str, b: str) -> bool:
 
 
 def _code_spans(text: str) -> set[str]:
-    return {span.strip(" .").lower() for span in _CODE.findall(text)}
+    """The commands and names in backticks, placeholders dropped (`tspec ..` and `tspec xxx` are one)."""
+    spans = (
+        " ".join(w for w in span.lower().split() if not _PLACEHOLDER.match(w)) for span in _CODE.findall(text)
+    )
+    return {span for span in spans if span}
 
 
 def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:

@@ -112,6 +112,8 @@ def fix_principle(head: str, before: str, after: str, error: str) -> str:
     why = f" ({gist})" if gist else ""
     if not added and len(removed) > 2:
         return ""  # the retry gave up part of the call: nothing learned about how to make it
+    if removed and not any(word.strip("'\"") in error for word in removed):
+        return ""  # the error does not name what was dropped: the change may not be what fixed it
     removed_text, added_text = " ".join(removed), " ".join(added)
     if added and removed and len(removed_text) + len(added_text) <= 80:
         return f"For `{head}`, use `{added_text}` instead of `{removed_text}`{why}"

@@ -74,13 +74,18 @@ def compare(principle: str, known: list[Statement]) -> Match:
 
 
 def negated_terms(text: str) -> frozenset[str]:
-    """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X")."""
+    """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
+    the verbs that only carry it ("rather than *use* X" negates X, not using)."""
     found: set[str] = set()
     for match in _NEGATED_SPAN.finditer(text.lower()):
         found |= stems(match["span"])
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
         found |= stems(match.group(1))
-    return frozenset(found)
+    return frozenset(found - _CARRIER_VERBS)
+
+
+_CARRIER_VERBS = frozenset({"use", "using", "run", "runnin", "call", "do", "doing", "have", "make", "let",
+                            "использ", "запуск", "用", "使用", "kullan", "çalıştı"})  # fmt: skip
 
 
 def contradicts(a: str, b: str) -> bool:
