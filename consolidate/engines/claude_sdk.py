@@ -42,9 +42,7 @@ class ClaudeSdkEngine(Engine):
     async def run_agent(self, task: AgentTask) -> AgentOutput:
         import claude_agent_sdk as sdk
 
-        spec = self.specs[task.agent]
-        stderr: deque[str] = deque(maxlen=20)
-        run = _Run(self, spec, task, stderr)
+        run = AgentRun(self, self.specs[task.agent], task)
         try:
             async with asyncio.timeout(self.config.agent_timeout):
                 result = await run.collect(sdk)
@@ -58,7 +56,7 @@ class ClaudeSdkEngine(Engine):
         except sdk.ResultError:
             result = run.result  # the error result arrives before the exception
         except sdk.ProcessError as exc:
-            tail = " | ".join(stderr) or exc.stderr or ""
+            tail = " | ".join(run.stderr) or exc.stderr or ""
             raise EngineFailure(
                 f"{task.agent}: the Claude Code CLI exited with {exc.exit_code}: {tail}"
             ) from None
@@ -67,11 +65,12 @@ class ClaudeSdkEngine(Engine):
         return _output(task.agent, result, run.max_turns)
 
 
-class _Run:
+class AgentRun:
     """The options for one agent's CLI run, and what it sends back."""
 
-    def __init__(self, engine: ClaudeSdkEngine, spec: AgentSpec, task: AgentTask, stderr: deque[str]) -> None:
-        self.engine, self.spec, self.task, self.stderr = engine, spec, task, stderr
+    def __init__(self, engine: ClaudeSdkEngine, spec: AgentSpec, task: AgentTask) -> None:
+        self.engine, self.spec, self.task = engine, spec, task
+        self.stderr: deque[str] = deque(maxlen=20)  # the CLI's last words, for a failure message
         layout = task.snapshot.settings.layout
         self.cwd = layout.git_root or layout.project
         self.roots = [Path(self.cwd), layout.memory_dir]

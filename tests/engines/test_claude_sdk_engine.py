@@ -11,7 +11,7 @@ import pytest
 
 from consolidate.dream.gather import GatherResult, gather
 from consolidate.engines import AUDITOR, DISCOVERER, AgentTask
-from consolidate.engines.claude_sdk import ClaudeSdkEngine, _Run, usage_of
+from consolidate.engines.claude_sdk import AgentRun, ClaudeSdkEngine, usage_of
 from consolidate.engines.config import EngineConfig
 from tests.fakeapi.server import Step, error, text, tool_use, tool_uses, truncated
 
@@ -123,7 +123,7 @@ def test_options_isolate_the_run(snapshot) -> None:  # type: ignore[no-untyped-d
     import claude_agent_sdk as sdk
 
     engine = ClaudeSdkEngine()
-    options = _Run(engine, engine.specs[AUDITOR], AgentTask(AUDITOR, snapshot), deque_()).options(sdk)
+    options = AgentRun(engine, engine.specs[AUDITOR], AgentTask(AUDITOR, snapshot)).options(sdk)
     assert options.setting_sources == [] and options.verbatim_prompts is True
     assert options.env["CONSOLIDATE_CHILD"] == "1"
     assert options.extra_args == {"agent": "memory-auditor", "no-session-persistence": None}
@@ -135,12 +135,6 @@ def test_options_isolate_the_run(snapshot) -> None:  # type: ignore[no-untyped-d
     assert definition.maxTurns == options.max_turns and "StructuredOutput" in definition.tools
     assert options.output_format["schema"]["properties"].keys() >= {"findings", "entries_audited"}
     assert Path(options.add_dirs[0]) == snapshot.settings.memory_dir
-
-
-def deque_():  # type: ignore[no-untyped-def]
-    from collections import deque
-
-    return deque(maxlen=5)
 
 
 def test_usage_prefers_per_model_counts() -> None:
