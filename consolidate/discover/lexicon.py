@@ -207,4 +207,7 @@ CORRECTION_KEYS = (
 
 def has_any(text: str, keys: tuple[str, ...]) -> bool:
     """Whether any key occurs in the text (a fast pre-check before the slower patterns)."""
-    return any(key in text for key in keys)
+    for key in keys:  # noqa: SIM110 - a plain loop is measurably faster here than any() over a generator
+        if key in text:
+            return True
+    return False

@@ -7,6 +7,7 @@ without its newline is not consumed: it may still be being written, and a later 
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -119,8 +120,9 @@ def iter_json_lines(
     those with one of `skip_markers` in their first few hundred bytes (where the envelope keys are).
     """
     marked = re.compile(b"|".join(re.escape(m) for m in skip_markers)).search if skip_markers else None
+    common = os.path.commonprefix(list(skip_prefixes)) if skip_prefixes else b""  # one cheap test first
     for offset, line in iter_lines(handle, stats, max_line_bytes):
-        if line is None or skip_prefixes and line.startswith(skip_prefixes):
+        if line is None or skip_prefixes and line.startswith(common) and line.startswith(skip_prefixes):
             continue
         if marked is not None and marked(line, 0, _ENVELOPE):
             continue
