@@ -200,19 +200,25 @@ def _check_links(ws: Workspace, path: Path, text: str) -> None:
 def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
     """Remove the entries of the index and cluster files that point at a trashed file."""
     gone = ws.name(trashed)
+    basename = trashed.stem  # also matches [[wiki]] links, which omit the .md
     clusters = sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))
     for path in [ws.memory_dir / INDEX, *clusters]:
         if not ws.exists(path):
             continue
+        data = ws.read(path) or b""
+        if basename.encode() not in data:  # cheap: most files do not mention it at all
+            continue
         doc = ws.document(path, create=False)
         source = ws.name(path)
-        doomed = [
-            e for e in doc.entries() if any(gone in link_candidates(source, link.file) for link in e.links)
-        ]
+        doomed = [e for e in doc.entries() if any(_links_to(source, link.file, gone) for link in e.links)]
         for entry in doomed:
             doc.remove_entry(entry)
         if doomed:
             ws.save(path, doc)
+
+
+def _links_to(source: str, target: str, gone: str) -> bool:
+    return target.rsplit("/", 1)[-1] == gone.rsplit("/", 1)[-1] and gone in link_candidates(source, target)
 
 
 def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_path: Path) -> None:

@@ -268,13 +268,16 @@ def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
 
 
-def check_scope(plan: Plan, proposals: list[Proposal], scope: WriteScope) -> dict[str, Path]:
-    """Resolve every file the proposals name; refuse the plan at the first escape."""
+def check_scope(
+    plan: Plan, proposals: list[Proposal], scope: WriteScope, *, with_snapshot: bool = True
+) -> dict[str, Path]:
+    """Resolve every file the proposals (and the snapshot) name; refuse the plan at the first escape."""
     resolved: dict[str, Path] = {}
     for proposal in proposals:
         for name in proposal.files:
-            resolved[name] = scope.resolve(name, proposal.id)
-    for name in plan.snapshot:
+            if name not in resolved:
+                resolved[name] = scope.resolve(name, proposal.id)
+    for name in plan.snapshot if with_snapshot else ():
         if name not in resolved:
             resolved[name] = scope.resolve(name, "snapshot")
     return resolved

@@ -16,7 +16,7 @@ Ask = Callable[[str], str]
 
 def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
     """The unified diff this proposal would make on the current files."""
-    paths = check_scope(plan, [proposal], scope)
+    paths = check_scope(plan, [proposal], scope, with_snapshot=False)
     workspace = Workspace(scope.memory_dir)
     try:
         for change in proposal.changes:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from memory_layout import Document, DocumentError, decode_document, parse_document
@@ -14,6 +15,12 @@ NEW_INDEX = "# Project Memory\n"
 
 class ChangeFailed(ConsolidateError):
     """One change of a proposal could not be made (the entry is gone, the file exists, ...)."""
+
+
+@lru_cache(maxsize=512)
+def _parsed(data: bytes, name: str) -> Document:
+    """Parse each distinct content once: previews and apply look at the same files many times."""
+    return parse_document(decode_document(data, name))
 
 
 class Workspace:
@@ -52,7 +59,7 @@ class Workspace:
                 raise ChangeFailed(f"{self.name(path)} does not exist")
             return parse_document(NEW_INDEX if path.name == "MEMORY.md" else "")
         try:
-            return parse_document(decode_document(data, self.name(path)))
+            return _parsed(data, self.name(path)).copy()
         except DocumentError as exc:
             raise ChangeFailed(str(exc)) from None
 

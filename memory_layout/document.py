@@ -98,6 +98,11 @@ class Document:
     def render(self) -> str:
         return (BOM if self.bom else "") + "".join(block.text for block in self.blocks)
 
+    def copy(self) -> Document:
+        """An independent copy: edits to it leave this document as it is."""
+        blocks = [Block(b.kind, b.text, b.start, b.level, b.title) for b in self.blocks]
+        return Document(blocks, self.bom, self.newline, self.frontmatter, list(self.warnings))
+
     # -- reading ---------------------------------------------------------------------------
 
     def _walk(self) -> Iterator[tuple[Block, int, str]]:
@@ -226,7 +231,7 @@ def _comparable(text: str) -> str:
 
 @lru_cache(maxsize=1)
 def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark")
+    return MarkdownIt("commonmark").disable("inline")  # block structure is all we read
 
 
 def _split_frontmatter(lines: list[str]) -> tuple[int, Frontmatter | None, str | None]:

@@ -12,6 +12,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class EntryKind(StrEnum):
@@ -85,6 +86,7 @@ class Pointer:
     links: tuple[Link, ...]
 
 
+@lru_cache(maxsize=8192)
 def classify(content: str) -> Pointer:
     """Classify entry text (list marker already stripped; continuation lines allowed)."""
     text = content.strip()

@@ -95,11 +95,4 @@ def locate_entry(snapshot: Snapshot, name: str, text: str) -> Entry | None:
 
 def pointing_entries(snapshot: Snapshot, topic: str) -> list[tuple[str, Entry]]:
     """Index and cluster entries that link to the topic file `topic`."""
-    found = []
-    for name, file in snapshot.tree.files.items():
-        if file.document is None or file.is_topic:
-            continue
-        for entry in file.document.entries():
-            if any(snapshot.tree.resolve_link(name, link.file) == topic for link in entry.links):
-                found.append((name, entry))
-    return found
+    return snapshot.pointers_to.get(topic, [])

@@ -7,10 +7,12 @@ the memories name, and a content hash of every file read — apply refuses a pla
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from memory_layout import INDEX, MemoryTree, load_memory_tree
+from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
 
 from ..fsutil import ABSENT, atomic_write, digest_file
 from ..gitrepo import GitRepo
@@ -44,6 +46,19 @@ class Snapshot:
     @property
     def memory_dir(self) -> Path:
         return self.settings.memory_dir
+
+    @cached_property
+    def pointers_to(self) -> dict[str, list[tuple[str, Entry]]]:
+        """For each memory file, the index and cluster entries that link to it."""
+        found: dict[str, list[tuple[str, Entry]]] = defaultdict(list)
+        for name, file in self.tree.files.items():
+            if file.document is None or file.is_topic:
+                continue
+            for entry in file.document.entries():
+                targets = {self.tree.resolve_link(name, link.file) for link in entry.links}
+                for target in targets - {None}:
+                    found[str(target)].append((name, entry))
+        return dict(found)
 
 
 def _read_text(path: Path) -> str:
