@@ -47,7 +47,10 @@ class SignalCache:
         self._changed = False
 
     def save(self) -> None:
-        """Save the state (when anything changed) and the carried context."""
+        """Save the state (when anything changed, or a transcript is gone) and the carried context."""
+        for key in self.state.forget_missing():
+            self.carry.drop(key)
+            self._changed = True
         if self._changed:
             self.state.save(self.directory / "state.json")
         self.carry.save()

@@ -153,3 +153,16 @@ def test_dev_set_precision_and_recall(settings: Settings, tmp_path: Path) -> Non
     precision, recall = result.overall()
     assert precision >= 0.9 and recall >= 0.8, (result.misses, result.false)
     assert not result.noise_hits and result.repeat_merged
+
+
+def test_deleted_transcripts_leave_the_scan_state(settings: Settings) -> None:
+    import json as jsonlib
+
+    directory = settings.layout.transcripts_dir
+    _session(directory, "gone", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC))
+    state_file = settings.run_dir("scan") / "state.json"
+    assert any(name.endswith("gone.jsonl") for name in jsonlib.loads(state_file.read_text())["files"])
+    (directory / "gone.jsonl").unlink()
+    assert discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC)).candidates == []
+    assert jsonlib.loads(state_file.read_text())["files"] == {}
