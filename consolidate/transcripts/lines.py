@@ -7,7 +7,6 @@ without its newline is not consumed: it may still be being written, and a later 
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -120,7 +119,7 @@ def iter_json_lines(
     those with one of `skip_markers` in their first few hundred bytes (where the envelope keys are).
     """
     marked = re.compile(b"|".join(re.escape(m) for m in skip_markers)).search if skip_markers else None
-    common = os.path.commonprefix(list(skip_prefixes)) if skip_prefixes else b""  # one cheap test first
+    common = _common_prefix(skip_prefixes)  # one cheap test before the many
     for offset, line in iter_lines(handle, stats, max_line_bytes):
         if line is None or skip_prefixes and line.startswith(common) and line.startswith(skip_prefixes):
             continue
@@ -139,6 +138,16 @@ def iter_json_lines(
             yield offset, record
         else:
             stats.bad_json += 1
+
+
+def _common_prefix(prefixes: tuple[bytes, ...]) -> bytes:
+    if not prefixes:
+        return b""
+    shortest = min(prefixes, key=len)
+    for length in range(len(shortest), 0, -1):
+        if all(p.startswith(shortest[:length]) for p in prefixes):
+            return shortest[:length]
+    return b""
 
 
 def _lenient(line: bytes) -> Any:
