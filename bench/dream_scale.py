@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import resource
 import shutil
 import subprocess
@@ -31,27 +32,115 @@ SIZES = {"small": (500, 50), "medium": (2_000, 250), "large": (5_000, 1_024)}  #
 SECTIONS = 20
 
 
-def build_memory(memory: Path, entries: int) -> None:
-    """MEMORY.md with one pointer per section; each section a cluster of trigger pointers to topic files."""
+NOUNS = [
+    "ledger",
+    "invoice",
+    "tenant",
+    "webhook",
+    "cache",
+    "queue",
+    "scheduler",
+    "exporter",
+    "importer",
+    "mailer",
+    "session",
+    "token",
+    "quota",
+    "billing",
+    "report",
+    "search",
+    "index",
+    "shard",
+    "replica",
+    "backup",
+    "migration",
+    "fixture",
+    "parser",
+    "renderer",
+    "router",
+    "gateway",
+    "limiter",
+    "uploader",
+    "thumbnail",
+    "archive",
+    "audit",
+    "metric",
+    "tracer",
+    "logger",
+    "config",
+    "secret",
+    "vault",
+    "bucket",
+    "stream",
+    "consumer",
+    "producer",
+    "cursor",
+    "batch",
+    "retry",
+    "timeout",
+    "lock",
+    "lease",
+    "snapshot",
+    "journal",
+]
+VERBS = [
+    "sync",
+    "flush",
+    "rotate",
+    "prune",
+    "compact",
+    "verify",
+    "encode",
+    "decode",
+    "split",
+    "merge",
+    "throttle",
+    "warm",
+    "seal",
+    "drain",
+]
+ADVICE = [
+    "pass the tenant id explicitly",
+    "wrap it in a transaction",
+    "call it only from the worker",
+    "keep the batch under 500 rows",
+    "never call it inside a request handler",
+    "retry at most twice",
+    "log the correlation id first",
+    "take the advisory lock before",
+    "check the feature flag first",
+    "use the read replica",
+    "set a 5 s deadline",
+    "run it behind the maintenance switch",
+]
+
+
+def build_memory(memory: Path, entries: int, seed: int = 7) -> None:
+    """MEMORY.md with one pointer per section; each section a cluster of distinct trigger pointers."""
+    rng = random.Random(seed)
     (memory / "clusters").mkdir(parents=True)
     per = entries // SECTIONS
+    names = rng.sample(NOUNS, SECTIONS)
     index = ["# Project Memory", ""]
-    for s in range(SECTIONS):
+    for section in names:
         index += [
-            f"## Area {s}",
-            f"- **When working on area {s}:** open its index. → [Area {s}](clusters/area-{s}.md)",
+            f"## {section.title()}",
+            f"- **When working on the {section} subsystem:** open its index. → [{section}](clusters/{section}.md)",
             "",
         ]
-        lines = [f"# Area {s}", ""]
-        for e in range(per):
-            name = f"area{s}_topic{e}.md"
+        lines = [f"# {section.title()}", ""]
+        for number in range(per):
+            noun, verb, advice = rng.choice(NOUNS), rng.choice(VERBS), rng.choice(ADVICE)
+            name = f"{section}_{noun}_{verb}_{number}.md"
             lines.append(
-                f"- **When touching component {s}-{e}:** call `component_{s}_{e}()` with retries. → [detail](../{name})"
+                f"- **When you {verb} the {noun} of {section} #{number}:** {advice}. → [detail](../{name})"
             )
             (memory / name).write_text(
-                f"---\nname: c{s}-{e}\ntype: reference\n---\nComponent {s}-{e} needs retries.\n"
+                f"---\nname: {section} {noun} {verb} {number}\ntype: reference\n---\n"
+                f"The {noun} {verb} step of {section} (case {number}): {advice}; "
+                f"{rng.choice(ADVICE)} when it runs after {rng.choice(NOUNS)}.\n"
             )
-        (memory / "clusters" / f"area-{s}.md").write_text("\n".join(lines) + "\n")
+        (memory / "clusters" / f"{section}.md").write_text("\n".join(lines) + "\n")
     (memory / "MEMORY.md").write_text("\n".join(index) + "\n")
 
 

@@ -24,6 +24,9 @@ MIN_STANDALONE_WORDS = 8  # a shorter duplicate in another section may depend on
 _REQUIREMENT = re.compile(
     r"(?i)\b(?:uses?|using|requires?|needs?|pinned|pin|targets?|runs? on|on|built on|upgrade[ds]? to)\s*$"
 )
+_IDENTIFIER = re.compile(
+    r"(?:#|\b(?:case|step|item|issue|ticket|pr|no\.?|number|phase|part|round))\s*$", re.I
+)
 _VALUE = re.compile(r"(?<![\w./-])\d+(?:\.\d+)*(?:\.x)?(?![\w/-])")
 _MIGRATIONS = [
     re.compile(p, re.IGNORECASE)
@@ -155,8 +158,11 @@ def _superseded_draft(
 
 
 def _values(unit: Unit) -> frozenset[str]:
-    """Numbers and commands: what two statements of the same thing can disagree on."""
-    numbers = {m.group(0) for m in _VALUE.finditer(unit.content)}
+    """Numbers and commands: what two statements of the same thing can disagree on. A number that
+    names something (`#12`, `case 3`, `issue 40`) is an identifier, not a value."""
+    numbers = {
+        m.group(0) for m in _VALUE.finditer(unit.content) if not _IDENTIFIER.search(unit.content[: m.start()])
+    }
     return frozenset(numbers | {c.value for c in unit.claims if c.kind == "command"})
 
 

@@ -55,6 +55,16 @@ def test_two_entries_disagreeing_on_a_value(project: Project) -> None:
     assert finding.action == "NONE" and "8080" in finding.entry and "3000" in finding.related[0].entry
 
 
+def test_numbers_that_name_things_do_not_contradict(project: Project) -> None:
+    project.entries(
+        "When you flush the session of bucket #4: pass the tenant id explicitly.",
+        "When you flush the session of bucket #7: pass the tenant id explicitly.",
+        "Deploy step 2 of the release waits for the smoke tests to pass.",
+        "Deploy step 5 of the release waits for the smoke tests to pass.",
+    )
+    assert project.findings("CONTRADICT") == []
+
+
 def test_missing_npm_script_that_never_existed_is_reported_not_removed(project: Project) -> None:
     project.entries("Run `npm run e2e` for browser tests.")
     [finding] = project.findings("CONTRADICT")
