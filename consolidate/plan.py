@@ -144,6 +144,7 @@ class Plan(_Model):
     created_at: str = Field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     project: str
     memory_dir: str
+    claude_home: str | None = None  # the Claude config dir the plan was made with (L0 CLAUDE.md lives there)
     snapshot: dict[str, str] = Field(default_factory=dict)
     proposals: list[Proposal] = Field(default_factory=list)
     mark_consolidation: bool = False

@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
 
     plan = load_plan(Path(args.plan))
     settings = load_settings(
-        plan.project, memory_dir=args.memory_dir or plan.memory_dir, home=args.claude_home
+        plan.project, memory_dir=args.memory_dir or plan.memory_dir, home=args.claude_home or plan.claude_home
     )
     report = run_apply(
         plan, settings, only=parse_ids(args.only), yes=args.yes, stdin=sys.stdin, out=sys.stdout

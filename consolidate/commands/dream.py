@@ -10,7 +10,10 @@ HELP = "consolidate memory: audit what is remembered, mine recent sessions, revi
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
-    parser.add_argument("--engine", help="offline (default), claude-sdk, anthropic, or scripted:FILE")
+    parser.add_argument(
+        "--engine",
+        help="offline (default), claude-sdk, anthropic, reports:DIR (saved agent reports), scripted:FILE, fake:NAME",
+    )
     parser.add_argument(
         "--yes", "-y", action="store_true", help="apply every proposal without asking (not L0)"
     )

@@ -75,6 +75,7 @@ def build_plan(
         engine=engine,
         project=str(layout.project),
         memory_dir=str(layout.memory_dir),
+        claude_home=str(layout.claude_home),
         snapshot=snapshot.hashes,
         proposals=proposals,
         mark_consolidation=gathered.ran,

@@ -111,8 +111,8 @@ def test_plan_out_then_apply_only(example, tmp_path, capsys) -> None:  # type: i
     plan_file = tmp_path / "plan.json"
     code, _, _ = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(plan_file))
     assert code == 0 and plan_file.exists()
-    home = ["--claude-home", str(example.claude_home)]
-    assert main(["apply", str(plan_file), "--only", "P3", *home]) == 0
+    assert json.loads(plan_file.read_text())["claude_home"] == str(example.claude_home)
+    assert main(["apply", str(plan_file), "--only", "P3"]) == 0  # the plan knows its Claude config dir
     out = capsys.readouterr().out
     assert "| use uv add, never pip install | ADD | MEMORY.md → Feedback | done |" in out
     text = (example.memory_dir / "MEMORY.md").read_text()
