@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from ..dream.run import DreamOptions, check_options, run_dream
     from ..errors import UsageError
     from ..settings import load_settings
-    from ..timeparse import parse_since
+    from ..timeparse import since_option
     from .apply import parse_ids
 
     if not 1 <= args.max_add <= 50:
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         dry_run=args.dry_run,
         json=args.json,
         plan_out=Path(args.plan_out) if args.plan_out else None,
-        since=parse_since(args.since) if args.since else None,
+        since=since_option(args.since) if args.since else None,
         max_add=args.max_add,
     )
     check_options(options)

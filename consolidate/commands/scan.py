@@ -29,16 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..discover import discover, load_memory_texts, parse_since
+    from ..discover import discover, load_memory_texts
     from ..errors import UsageError
     from ..settings import load_settings
+    from ..timeparse import since_option
 
-    since = None
-    if args.since:
-        try:
-            since = parse_since(args.since)
-        except ValueError:
-            raise UsageError(f"--since: not a date or an age (7d, 12h, 2w): {args.since!r}") from None
+    since = since_option(args.since) if args.since else None
     directory = Path(args.transcripts).expanduser() if args.transcripts else None
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--transcripts: no such directory: {directory}")

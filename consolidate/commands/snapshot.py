@@ -30,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
     from ..engines.handoff import write_handoff
     from ..settings import load_settings
     from ..status import read_marker
-    from ..timeparse import parse_since
+    from ..timeparse import since_option
 
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
-    since = parse_since(args.since) if args.since else read_marker(settings.memory_dir)
+    since = since_option(args.since) if args.since else read_marker(settings.memory_dir)
     layout = settings.layout
     try:
         items = pending_items(layout.git_root or layout.project, home=layout.claude_home)

@@ -2,28 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..transcripts.session import TranscriptFile, find_transcripts, last_activity
-
-_RELATIVE = re.compile(r"^\s*(\d+)\s*(m|min|h|d|w)\s*$", re.IGNORECASE)
-_UNITS = {"m": "minutes", "min": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-
-
-def parse_since(value: str, now: datetime | None = None) -> datetime:
-    """An ISO date or datetime ("2026-11-01", "2026-11-01T12:00Z") or a relative age ("7d", "12h", "2w").
-
-    Raises ValueError for anything else.
-    """
-    now = now or datetime.now(UTC)
-    match = _RELATIVE.match(value)
-    if match:
-        return now - timedelta(**{_UNITS[match[2].lower()]: int(match[1])})
-    parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
 def timestamp_after(stamp: str, since: datetime | None) -> bool:

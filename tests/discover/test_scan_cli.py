@@ -87,7 +87,7 @@ def test_no_sessions_is_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixtu
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--since", "someday"], "--since: not a date"),
+        (["--since", "someday"], "--since: cannot read"),
         (["--transcripts", "/nonexistent/dir"], "no such directory"),
         (["--bogus"], "unrecognized arguments"),
     ],  # fmt: skip
