@@ -33,6 +33,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+# Every pattern above needs a long token, a URL with credentials or a telling word.
+_MAYBE = re.compile(
+    r"[A-Za-z0-9_+/=.-]{12,}|://|pass|pwd|secret|token|key|bearer|auth|private", re.IGNORECASE
+)
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:\*+|x{3,}|\.{3}|<[^>]*>|\$\{?[A-Z_]+\}?|\[redacted[^\]]*\]|changeme|example|none|null|true|false)$"
 )
@@ -45,8 +49,16 @@ class SecretMatch:
     end: int
 
 
+def _may_hold_secret(text: str) -> bool:
+    """A cheap test that rules out most text before the dozen patterns run."""
+    lowered = text.lower()
+    return any(word in lowered for word in _TELLING) or any(len(word) >= 12 for word in text.split())
+
+
 def find_secrets(text: str) -> list[SecretMatch]:
     """Non-overlapping secret spans, earliest first."""
+    if not _may_hold_secret(text):
+        return []
     found: list[SecretMatch] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
