@@ -33,10 +33,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
-# Every pattern above needs a long token, a URL with credentials or a telling word.
-_MAYBE = re.compile(
-    r"[A-Za-z0-9_+/=.-]{12,}|://|pass|pwd|secret|token|key|bearer|auth|private", re.IGNORECASE
-)
+# Every pattern above needs a telling word, a URL with credentials, or a token of 12+ characters.
+_TELLING = ("://", "pass", "pwd", "secret", "token", "key", "bearer", "auth", "private")
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:\*+|x{3,}|\.{3}|<[^>]*>|\$\{?[A-Z_]+\}?|\[redacted[^\]]*\]|changeme|example|none|null|true|false)$"
 )
