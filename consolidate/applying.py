@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TextIO
 
 from .apply import ApplyReport, apply_plan
-from .console import is_terminal, print_markdown, print_table
+from .console import is_terminal, print_markdown, print_table, warn
 from .errors import UsageError
-from .plan import Plan
+from .plan import Plan, Proposal
 from .review import Ask, ask_approval, preview_diff, render_proposal
 from .runs import journal_dir, write_scope, writing_run
 from .settings import Settings
@@ -60,7 +60,33 @@ def run_apply(
             plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
         )
     print_summary(report, out)
+    ack_queue_items(settings, report, [])
     return report
+
+
+def queue_ids(proposal: Proposal) -> list[str]:
+    """The capture-queue items a proposal carries (an extra field of the plan)."""
+    return [str(q) for q in (proposal.model_extra or {}).get("queue_ids", [])]
+
+
+def ack_queue_items(settings: Settings, report: ApplyReport | None, extra: list[str]) -> list[str]:
+    """Ack queue items whose proposal was applied, plus `extra` (rejected or already recorded)."""
+    ids = list(extra)
+    if report is not None:
+        ids += [q for r in report.results if r.done for q in queue_ids(r.proposal)]
+    if not ids:
+        return []
+    from .capture.queue import ack
+
+    try:
+        return ack(
+            settings.layout.git_root or settings.layout.project,
+            dict.fromkeys(ids),
+            home=settings.layout.claude_home,
+        )
+    except Exception as exc:  # the memory is written; a queue problem must not turn that into a failure
+        warn(f"capture queue not updated: {exc}")
+        return []
 
 
 def print_summary(report: ApplyReport, out: TextIO) -> None:

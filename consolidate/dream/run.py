@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..apply import ApplyReport, apply_plan
-from ..applying import print_summary
+from ..applying import ack_queue_items, print_summary, queue_ids
 from ..console import is_terminal, print_markdown, warn
 from ..engines import get_engine
 from ..errors import UsageError
@@ -87,7 +87,8 @@ def run_dream(
             )
     if report is not None:
         print_summary(report, err if options.json else out)
-    acked = _ack(settings, plan, report, rejected + synthesis.recorded_queue_ids)
+    dropped = gathered.discovery.dropped_queue_ids if gathered.discovery else []
+    acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + dropped)
     return DreamResult(plan, gathered, report, acked)
 
 
@@ -114,12 +115,8 @@ def _review(
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
         return None, False, []
     approved = ask_approval(plan.select(None), ask or input, out)
-    rejected = [q for p in plan.proposals if p.id not in approved for q in _queue_ids(p)]
+    rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
-
-
-def _queue_ids(proposal: Any) -> list[str]:
-    return list((proposal.model_extra or {}).get("queue_ids", []))
 
 
 def _queue_items(settings: Settings) -> list[dict[str, Any]]:
@@ -132,22 +129,6 @@ def _queue_items(settings: Settings) -> list[dict[str, Any]]:
     except Exception as exc:  # an unreadable queue must not stop the dream
         warn(f"capture queue not read: {exc}")
         return []
-
-
-def _ack(settings: Settings, plan: Plan, report: ApplyReport | None, extra: list[str]) -> list[str]:
-    """Ack queue items whose proposal was applied, explicitly rejected, or already recorded."""
-    ids = list(extra)
-    if report is not None:
-        ids += [q for r in report.results if r.done for q in _queue_ids(r.proposal)]
-    if not ids:
-        return []
-    from ..capture.queue import ack
-
-    return ack(
-        settings.layout.git_root or settings.layout.project,
-        dict.fromkeys(ids),
-        home=settings.layout.claude_home,
-    )
 
 
 def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progress) -> None:
