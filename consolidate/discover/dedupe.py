@@ -64,10 +64,14 @@ def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
 
 
 def combine(cluster: list[Candidate]) -> Candidate:
+    """The most confident candidate leads; among those about as confident, the one that says the most
+    (a hidden marker with its why, rather than the visible one-liner) gives the words."""
     lead = cluster[0]
+    close = [c for c in cluster if c.confidence >= lead.confidence - 0.1]
+    speaker = max(close, key=lambda c: len(set(re.findall(r"\w+", c.principle.lower()))))
     sessions = {e.session for c in cluster for e in c.evidence if e.session}
     extra_sessions = max(0, len(sessions) - 1)
-    merged = lead.model_copy(deep=True)
+    merged = speaker.model_copy(deep=True)
     merged.frequency = sum(c.frequency for c in cluster)
     merged.evidence = pooled_evidence(cluster)
     merged.queue_id = lead.queue_id or next((c.queue_id for c in cluster if c.queue_id), "")

@@ -44,6 +44,10 @@ _CONDITION = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 MAX_POINTER = 150
+_VACUOUS = re.compile(
+    r"^(?:when\s+)?(?:working|anything|doing anything|coding)?\s*(?:in|on)?\s*(?:this|the)\s+(?:project|repo|repository|codebase)$",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -75,11 +79,16 @@ def quality_problem(candidate: Candidate) -> str | None:
 
 
 def normalize(candidate: Candidate) -> Candidate:
-    """A principle written as `When X: Y` gives its condition to the trigger."""
+    """A principle written as `When X: Y` gives its condition to the trigger; a trigger that holds for
+    every task ("working in this project") is no trigger, so the pointer becomes always-on."""
     match = _CONDITION.match(candidate.principle.strip())
-    if not match:
-        return candidate
-    return candidate.model_copy(update={"trigger": match["cond"], "principle": match["rule"].strip()})
+    if match:
+        candidate = candidate.model_copy(
+            update={"trigger": match["cond"], "principle": match["rule"].strip()}
+        )
+    if _VACUOUS.match(candidate.trigger.strip()):
+        candidate = candidate.model_copy(update={"trigger": ""})
+    return candidate
 
 
 def additions(
