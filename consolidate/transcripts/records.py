@@ -126,7 +126,7 @@ class Record:
 def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
     """The record as a `Record`, or None for metadata records (titles, snapshots, queue operations)."""
     kind = raw.get("type")
-    if kind not in MESSAGE_TYPES:
+    if kind.__class__ is not str or kind not in MESSAGE_TYPES:
         return None
     get = raw.get
     uuid, session, stamp, subtype = (

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from consolidate.errors import UsageError
@@ -89,3 +89,77 @@ def test_cli_on_a_hostile_memory_dir_has_no_traceback(tmp_path: Path) -> None:
 @given(st.text(max_size=500))
 def test_parser_round_trips_any_text(text: str) -> None:
     assert parse_document(text).render() == text
+
+
+RECORD_VALUES = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.text(max_size=30),
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["type", "text", "id", "name", "input", "tool_use_id", "content", "is_error"]),
+            st.text(max_size=20) | st.booleans(),
+            max_size=5,
+        ),
+        max_size=3,
+    ),
+)
+RECORDS = st.dictionaries(
+    st.sampled_from(
+        [
+            "type",
+            "uuid",
+            "parentUuid",
+            "sessionId",
+            "timestamp",
+            "message",
+            "isMeta",
+            "isSidechain",
+            "logicalParentUuid",
+            "subtype",
+            "toolUseResult",
+            "isCompactSummary",
+        ]
+    ),
+    RECORD_VALUES
+    | st.fixed_dictionaries({"role": st.sampled_from(["user", "assistant"]), "content": RECORD_VALUES}),
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(RECORDS.map(json.dumps) | st.text(max_size=60) | st.binary(max_size=40).map(repr), max_size=25),
+    st.binary(max_size=200),
+)
+@example(['{"type": []}', '{"type": {"a": 1}, "uuid": 5}'], b"")  # once crashed the reader
+def test_transcript_reader_never_crashes(tmp_path_factory, lines: list[str], tail: bytes) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.discover import build_report
+    from consolidate.discover.detectors import detect_signals
+    from consolidate.transcripts import TranscriptFile, read_transcript
+
+    path = tmp_path_factory.mktemp("t") / "s.jsonl"
+    path.write_bytes("\n".join(lines).encode("utf-8", "replace") + b"\n" + tail)
+    file = TranscriptFile(path, "s")
+    transcript = read_transcript(file)
+    assert transcript.end_offset <= path.stat().st_size
+    build_report(detect_signals(transcript.active(), file))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.sampled_from(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "Bogus"]),
+    st.one_of(JSON.map(json.dumps), st.text(max_size=120), RECORDS.map(json.dumps)),
+)
+def test_hook_stdin_never_crashes_or_blocks(monkeypatch, capsys, event: str, stdin: str) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from consolidate.cli import main
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    assert main(["hook", event]) == 0
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    if out.lstrip().startswith("{"):
+        assert isinstance(json.loads(out), dict)  # a hook answers with one JSON object or plain text
