@@ -7,7 +7,7 @@ into these models, and anything that does not validate is an engine failure.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -35,6 +35,7 @@ FindingCategory = Literal[
     "SECRET",
 ]
 FindingAction = Literal["EDIT", "REMOVE", "MERGE", "CLUSTER", "NONE"]
+FINDING_CATEGORIES: tuple[str, ...] = get_args(FindingCategory)
 
 
 class _Report(BaseModel):

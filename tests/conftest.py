@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.example import build_example
 from tests.helpers.gitrepo import GitRepo, init_repo
 
 
@@ -47,6 +48,12 @@ def claude_home(isolated_env: Path) -> Path:
     path = isolated_env / ".claude"
     path.mkdir(exist_ok=True)
     return path
+
+
+@pytest.fixture
+def example(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """The example project: git history, a memory dir with planted problems, two sessions."""
+    return build_example(tmp_path / "ex")
 
 
 @pytest.fixture

@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
-import sys
 from pathlib import Path
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+from tests.helpers.example import example_module
 
 
 def _load(name: str):  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-        assert spec and spec.loader
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(EXAMPLES))
+    return example_module(name)
 
 
 def test_example_project_builds_a_repo_memory_and_sessions(tmp_path: Path) -> None:

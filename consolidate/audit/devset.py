@@ -16,20 +16,10 @@ from pathlib import Path
 
 from memory_layout import load_memory_tree
 
-from ..models import AuditReport, Finding
+from ..models import FINDING_CATEGORIES, AuditReport, Finding
 from . import devset_text as text
 
-CATEGORIES = (
-    "STALE",
-    "CONTRADICT",
-    "DATE_FIX",
-    "MERGE",
-    "REDUNDANT",
-    "SUPERSEDED",
-    "LOW-VALUE",
-    "HYGIENE",
-    "SECRET",
-)
+CATEGORIES = FINDING_CATEGORIES
 BASE_DATE = "2026-03-02T10:00:00+00:00"
 CHANGE_DATE = "2026-04-06T10:00:00+00:00"
 MEMORY_DATE = "2026-05-12T09:00:00+00:00"

@@ -9,20 +9,11 @@ from typing import Any
 
 from ..audit.devset import Label
 from ..discover.devset import DevSet
+from ..models import FINDING_CATEGORIES
 from ..plan import Plan, Proposal
 from ..secrets import find_secrets, has_secret
 
-RETIREMENT_CATEGORIES = (
-    "STALE",
-    "CONTRADICT",
-    "DATE_FIX",
-    "MERGE",
-    "REDUNDANT",
-    "SUPERSEDED",
-    "LOW-VALUE",
-    "HYGIENE",
-    "SECRET",
-)
+RETIREMENT_CATEGORIES = FINDING_CATEGORIES
 
 
 @dataclass

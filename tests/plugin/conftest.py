@@ -10,17 +10,6 @@ import pytest
 from tests.fakeapi.server import FakeMessagesAPI, cli_env
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples"
-
-
-@pytest.fixture
-def example(tmp_path: Path):  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        from example_project import build_example
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return build_example(tmp_path / "ex")
 
 
 @pytest.fixture

@@ -11,22 +11,12 @@ from consolidate.dream.orient import orient
 from consolidate.dream.synthesize import synthesize
 from consolidate.engines import AUDITOR, DISCOVERER
 from consolidate.models import AuditReport, DiscoveryReport, Finding
+from tests.helpers.example import build_example
 from tests.helpers.memory import snapshot_bytes
-
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
-
-
-def _example(tmp_path: Path):  # type: ignore[no-untyped-def]
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        from example_project import build_example
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return build_example(tmp_path / "ex")
 
 
 def test_two_dreams_at_once_one_refuses(tmp_path: Path) -> None:
-    example = _example(tmp_path)
+    example = build_example(tmp_path / "ex")
     script = tmp_path / "slow.json"
     slow = {"sleep": 3, "answer": {"findings": []}}
     script.write_text(json.dumps({AUDITOR: [slow], DISCOVERER: [{"sleep": 3, "answer": {"candidates": []}}]}))
@@ -55,7 +45,7 @@ def test_two_dreams_at_once_one_refuses(tmp_path: Path) -> None:
 def test_agent_output_pointing_outside_is_dropped(tmp_path: Path) -> None:
     from consolidate.settings import load_settings
 
-    example = _example(tmp_path)
+    example = build_example(tmp_path / "ex")
     settings = load_settings(example.project, home=example.claude_home)
     evil = [
         Finding(
