@@ -21,9 +21,10 @@ _LINK_TAIL = re.compile(r"\s*(?:→|->|=>)?\s*(?:see\s+)?(?:\[[^\]\n]*\]\([^)\n]
 _TRIGGER = re.compile(r"^\s*\*\*[^*\n]*\*\*:?\s*")
 _CLAUSE = re.compile(r"(?<=[.;!?。；])\s+")
 MAX_MERGED_RATIO = 0.8  # a merge that is barely shorter than its parts is two statements, not one
-# A clause is dropped only when every word of it is already said, light verbs aside.
+# A clause is dropped only when every word of it is already said, light verbs and connectives aside.
 LIGHT_WORDS = stemmed(
-    "come comes need needs get gets go goes make makes take takes do done keep keeps hold holds"
+    "come comes need needs get gets go goes make makes take takes do done keep keeps hold holds "
+    "since because therefore thus hence also then however but while whereas otherwise"
 )
 
 
