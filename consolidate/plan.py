@@ -204,12 +204,12 @@ def load_plan(path: Path) -> Plan:
 def _describe(exc: ValidationError, raw: dict[str, Any]) -> str:
     error = exc.errors()[0]
     location = list(error["loc"])
-    where = ".".join(str(part) for part in location)
+    where = ".".join(_printable(part) for part in location)
     if len(location) >= 2 and location[0] == "proposals" and isinstance(location[1], int):
         proposals = raw.get("proposals") or []
         item = proposals[location[1]] if location[1] < len(proposals) else {}
         name = item.get("id") if isinstance(item, dict) else None
-        rest = ".".join(str(part) for part in location[2:]) or "proposal"
+        rest = ".".join(_printable(part) for part in location[2:]) or "proposal"
         where = f"proposal {name or '#' + str(location[1] + 1)}: {rest}"
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "missing":
@@ -222,7 +222,13 @@ def _describe(exc: ValidationError, raw: dict[str, Any]) -> str:
         )
     elif error["type"] == "literal_error" and location[-1] == "action":
         message = f"unknown action {error.get('input')!r} (expected ADD, EDIT, MERGE, REMOVE or CLUSTER)"
-    return f"{where}: {message}"
+    return " ".join(f"{where}: {message}".split())
+
+
+def _printable(part: object) -> str:
+    """A path element of an error location, on one line whatever the plan's keys hold."""
+    text = str(part)
+    return text if text.isprintable() else repr(text)
 
 
 class WriteScope:

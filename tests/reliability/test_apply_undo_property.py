@@ -14,6 +14,7 @@ from consolidate.journal import latest_undoable
 from consolidate.plan import Plan
 from consolidate.runs import journal_dir, write_scope
 from consolidate.settings import load_settings
+from tests.helpers.fuzz import examples
 from tests.helpers.memory import plan_dict, snapshot_bytes, write_tree
 
 NAMES = ["a.md", "b.md", "c.md", "clusters/x.md"]
@@ -50,7 +51,9 @@ CHANGES = st.one_of(
 PROPOSALS = st.lists(st.lists(CHANGES, min_size=1, max_size=3), min_size=1, max_size=5)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     index=st.lists(LINES, max_size=10).map("\n".join), files=FILES, proposals=PROPOSALS, mark=st.booleans()
 )

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from consolidate.errors import UsageError
 from consolidate.plan import PlanError, parse_plan
 from memory_layout import check_tree, load_memory_tree, parse_document
+from tests.helpers.fuzz import examples
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
@@ -41,8 +42,9 @@ PLANISH = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.one_of(JSON, PLANISH).map(json.dumps) | st.text(max_size=200))
+@example('{"project": "", "memory_dir": "", "snapshot": {"\\n": null}}')  # once gave a two-line message
 def test_plan_loader_raises_only_plan_errors(text: str) -> None:
     try:
         parse_plan(text, "fuzz.json")
@@ -53,7 +55,7 @@ def test_plan_loader_raises_only_plan_errors(text: str) -> None:
         raise AssertionError("a plan problem must be a PlanError") from None
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.binary(max_size=300))
 def test_memory_dir_of_random_bytes_never_crashes(tmp_path_factory, data: bytes) -> None:  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("mem")
@@ -85,7 +87,7 @@ def test_cli_on_a_hostile_memory_dir_has_no_traceback(tmp_path: Path) -> None:
     assert {"unreadable", "broken-frontmatter"} <= kinds
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(max_size=500))
 def test_parser_round_trips_any_text(text: str) -> None:
     assert parse_document(text).render() == text
@@ -128,7 +130,7 @@ RECORDS = st.dictionaries(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(RECORDS.map(json.dumps) | st.text(max_size=60) | st.binary(max_size=40).map(repr), max_size=25),
     st.binary(max_size=200),
@@ -147,7 +149,9 @@ def test_transcript_reader_never_crashes(tmp_path_factory, lines: list[str], tai
     build_report(detect_signals(transcript.active(), file))
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     st.sampled_from(["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "Bogus"]),
     st.one_of(JSON.map(json.dumps), st.text(max_size=120), RECORDS.map(json.dumps)),
