@@ -129,7 +129,8 @@ def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: Write
 def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
     path = paths[change.file]
     if isinstance(change, TrashFile):
-        if path.name == INDEX and path.parent == ws.memory_dir or path.name == "CLAUDE.md":
+        name = path.name.lower()  # lower: a case-insensitive file system spells it either way
+        if name == "claude.md" or (name == INDEX.lower() and path.parent == ws.memory_dir):
             raise ChangeFailed(f"{change.file} is an index and is never trashed")
         ws.trash(path)
         _drop_pointers_to(ws, path)

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import UsageError
+from .settings import Settings
 
 Action = Literal["ADD", "EDIT", "MERGE", "REMOVE", "CLUSTER"]
 Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta"]
@@ -241,31 +242,37 @@ class WriteScope:
         self._claude_md = {Path(os.path.realpath(p)): p for p in (user_claude_md, project_claude_md)}
 
     def resolve(self, name: str, proposal: str) -> Path:
-        """The absolute path for a plan's file name, or a PlanError naming the proposal."""
-        if "\x00" in name:
-            raise PlanError(f"proposal {proposal}: invalid path {name!r}")
+        """The one canonical absolute path for a plan's file name, or a PlanError naming the proposal."""
+        try:
+            return self._resolve(name)
+        except PlanError as exc:
+            raise PlanError(f"proposal {proposal}: {exc}") from None
+        except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, names too long for the system
+            raise PlanError(f"proposal {proposal}: cannot use the path {name[:80]!r}: {exc}") from None
+
+    def _resolve(self, name: str) -> Path:
+        if "\x00" in name or "\\" in name or not name.strip():
+            raise PlanError(f"invalid path {name[:80]!r}")
         path = Path(name).expanduser()
         if path.is_absolute():
             real = Path(os.path.realpath(path))
             if real in self._claude_md:
                 return self._claude_md[real]
             if not _inside(real, self._memory_real):
-                raise PlanError(
-                    f"proposal {proposal}: {name} is outside the memory dir and not a CLAUDE.md file"
-                )
-            relative = real.relative_to(self._memory_real).as_posix()
+                raise PlanError(f"{name} is outside the memory dir and not a CLAUDE.md file")
+            pure = PurePosixPath(real.relative_to(self._memory_real).as_posix())
         else:
-            relative = name
-        pure = PurePosixPath(relative.replace("\\", "/"))
-        if ".." in pure.parts:
-            raise PlanError(f"proposal {proposal}: {name} leaves the memory dir ('..' is not allowed)")
+            pure = PurePosixPath(name)
+        if pure.is_absolute() or ".." in pure.parts:
+            raise PlanError(f"{name} leaves the memory dir ('..' is not allowed)")
         if pure.suffix.lower() != ".md":
-            raise PlanError(f"proposal {proposal}: {name} is not a Markdown file; plans only write *.md")
-        candidate = self.memory_dir / pure
-        real = Path(os.path.realpath(candidate))
-        if not _inside(real, self._memory_real):
-            raise PlanError(f"proposal {proposal}: {name} resolves outside the memory dir (symlink)")
-        return candidate
+            raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
+        if any(len(part.encode()) > 255 for part in pure.parts):
+            raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        real = Path(os.path.realpath(self.memory_dir / pure))
+        if not _inside(real, self._memory_real) or real == self._memory_real:
+            raise PlanError(f"{name} resolves outside the memory dir (symlink)")
+        return self.memory_dir / real.relative_to(self._memory_real)  # one spelling for one file
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
@@ -273,6 +280,33 @@ class WriteScope:
 
 def _inside(path: Path, root: Path) -> bool:
     return path == root or root in path.parents
+
+
+def check_plan_matches(plan: Plan, settings: Settings) -> None:
+    """Refuse a plan made for another memory dir, project or Claude config dir than this invocation's."""
+    layout = settings.layout
+    pairs = [
+        ("memory dir", plan.memory_dir, layout.memory_dir),
+        ("project", _root_of(plan.project), layout.git_root or layout.project),
+    ]
+    if plan.claude_home:
+        pairs.append(("Claude config dir", plan.claude_home, layout.claude_home))
+    for what, planned, here in pairs:
+        if _real(planned) != _real(here):
+            raise PlanError(
+                f"the plan is for the {what} {planned}, but here it is {here}; run apply from the project "
+                "with the same --memory-dir / --claude-home as the dream (or pass --project)"
+            )
+
+
+def _root_of(project: str) -> str:
+    from memory_layout.paths import find_git_root
+
+    return str(find_git_root(project) or project)
+
+
+def _real(path: str | Path) -> str:
+    return os.path.realpath(os.path.expanduser(str(path)))
 
 
 def check_scope(

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .errors import ConsolidateError
+from .errors import ConsolidateError, UsageError
 from .journal import pending_journal
 from .lock import run_lock
 from .plan import WriteScope
@@ -22,9 +23,25 @@ def write_scope(settings: Settings) -> WriteScope:
     return WriteScope(layout.memory_dir, layout.user_claude_md, layout.project_claude_md)
 
 
+def check_memory_dir(settings: Settings) -> None:
+    """Refuse a memory dir that would put the project, Claude's config or a whole home in scope."""
+    memory = Path(os.path.realpath(settings.memory_dir))
+    layout = settings.layout
+    guarded = {
+        Path(os.path.realpath(p))
+        for p in (layout.project, layout.git_root or layout.project, layout.claude_home, Path.home())
+    }
+    if memory == Path(memory.anchor) or any(memory == g or memory in g.parents for g in guarded):
+        raise UsageError(
+            f"refusing {settings.memory_dir} as a memory dir: it contains the project, "
+            "Claude's config dir or a home directory"
+        )
+
+
 @contextmanager
 def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[None]:
     """Hold the memory dir's lock; refuse to start over a run that was interrupted."""
+    check_memory_dir(settings)
     with run_lock(settings.run_dir("locks") / "lock", str(settings.memory_dir)):
         if not allow_pending:
             pending = pending_journal(journal_dir(settings))

@@ -47,7 +47,7 @@ def demo(root: Path) -> int:
     if run("dream", project, *home, "--plan-out", plan) != 0:
         return 1
     banner("3. apply the plan")
-    if run("apply", plan, "--yes", *home) != 0:
+    if run("apply", plan, "--yes", "--project", project, *home) != 0:
         return 1
     banner("4. status after")
     run("status", project, *home)

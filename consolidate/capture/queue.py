@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +58,19 @@ def bucket_for(project: str | os.PathLike[str]) -> str:
     return str(repo_root(project))
 
 
+def _enable_wal(db: sqlite3.Connection) -> None:
+    """Switch to WAL. The switch needs an exclusive lock and SQLite does not wait for it under the busy
+    timeout, so processes opening a new queue together retry it for a while."""
+    for attempt in range(100):
+        try:
+            db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if attempt == 99:
+                raise
+            time.sleep(0.02 + 0.01 * (attempt % 5))
+
+
 class Queue:
     """The queue file; every method is one short transaction."""
 
@@ -65,7 +79,7 @@ class Queue:
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        self._db.execute("PRAGMA journal_mode = WAL")
+        _enable_wal(self._db)
         self._db.execute("PRAGMA synchronous = NORMAL")
         with self.transaction() as db:
             for statement in _SCHEMA:

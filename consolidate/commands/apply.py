@@ -10,6 +10,7 @@ HELP = "apply a plan's proposals (all with --yes, or the ones named by --only) â
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("plan", help="plan file written by `consolidate dream --plan-out` (or by hand)")
+    parser.add_argument("--project", help="the project the plan is for (default: the current directory)")
     parser.add_argument("--only", help="comma-separated proposal ids to apply, e.g. P1,P3")
     parser.add_argument(
         "--yes", "-y", action="store_true", help="apply without asking (L0 changes still need --only)"
@@ -26,13 +27,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..applying import run_apply
-    from ..plan import load_plan
+    from ..plan import check_plan_matches, load_plan
     from ..settings import load_settings
 
     plan = load_plan(Path(args.plan))
-    settings = load_settings(
-        plan.project, memory_dir=args.memory_dir or plan.memory_dir, home=args.claude_home or plan.claude_home
-    )
+    # The write scope comes from this invocation, never from the plan: a plan only says what it was made for.
+    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    check_plan_matches(plan, settings)
     report = run_apply(
         plan, settings, only=parse_ids(args.only), yes=args.yes, stdin=sys.stdin, out=sys.stdout
     )

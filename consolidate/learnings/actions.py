@@ -128,7 +128,7 @@ def _promote(args: argparse.Namespace, store: EpisodeStore, now: datetime) -> in
     if args.plan_out:
         Path(args.plan_out).write_text(plan.to_json(), encoding="utf-8")
         sys.stdout.write(
-            f"wrote {args.plan_out}; review and `consolidate apply {args.plan_out}`, then "
+            f"wrote {args.plan_out}; review and `consolidate apply {args.plan_out} --project {plan.project}`, then "
             f"`consolidate learnings promote {episode.id}` marks it promoted\n"
         )
         return 0

@@ -22,6 +22,11 @@ def settings(git_repo, claude_home: Path):  # type: ignore[no-untyped-def]
     return s
 
 
+def here(settings) -> list[str]:  # type: ignore[no-untyped-def]
+    """Run apply as if from the project, with the dream's Claude config dir."""
+    return ["--project", str(settings.layout.project), "--claude-home", str(settings.layout.claude_home)]
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()
@@ -85,14 +90,16 @@ REMOVE = proposal(
 def test_apply_without_terminal_or_flags_is_refused(settings, tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     before = snapshot_bytes(settings.memory_dir)
-    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])))
+    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])), *here(settings))
     assert code == 2 and "pass --yes" in err
     assert snapshot_bytes(settings.memory_dir) == before
 
 
 def test_apply_yes_then_undo(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     before = snapshot_bytes(settings.memory_dir)
-    code, out, _ = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), "--yes")
+    code, out, _ = run(
+        capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), *here(settings), "--yes"
+    )
     assert code == 0
     assert "| Learning | Action | Target | Status |" in out
     assert "| retire lost | REMOVE | lost.md | done |" in out
@@ -106,18 +113,22 @@ def test_apply_yes_then_undo(settings, tmp_path, capsys) -> None:  # type: ignor
 
 
 def test_apply_only_selects(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), "--only", "P2")
+    code, out, _ = run(
+        capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, REMOVE])), *here(settings), "--only", "P2"
+    )
     assert code == 0
     assert "retire lost" in out and "remember the new fact" not in out
     assert "New fact." not in (settings.memory_dir / "MEMORY.md").read_text()
-    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])), "--only", "P9")
+    code, _, err = run(
+        capsys, "apply", str(_plan_file(settings, tmp_path, [ADD])), *here(settings), "--only", "P9"
+    )
     assert code == 2 and "unknown proposal(s): P9" in err
 
 
 def test_second_concurrent_apply_is_refused(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     plan = _plan_file(settings, tmp_path, [ADD])
     with run_lock(settings.run_dir("locks") / "lock", "test"):
-        code, _, err = run(capsys, "apply", str(plan), "--yes")
+        code, _, err = run(capsys, "apply", str(plan), *here(settings), "--yes")
     assert code == 1
     assert "another consolidate run" in err and err.count("\n") == 1
     assert "New fact." not in (settings.memory_dir / "MEMORY.md").read_text()
@@ -133,7 +144,9 @@ def test_path_escape_in_a_plan_writes_nothing(settings, tmp_path, capsys) -> Non
         ],
     )
     before = snapshot_bytes(settings.memory_dir)
-    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, evil])), "--yes")
+    code, _, err = run(
+        capsys, "apply", str(_plan_file(settings, tmp_path, [ADD, evil])), *here(settings), "--yes"
+    )
     assert code == 2 and "proposal P3" in err and "'..' is not allowed" in err
     assert snapshot_bytes(settings.memory_dir) == before
 
@@ -175,3 +188,57 @@ def test_status_counts_pending_queue_items(settings, capsys) -> None:  # type: i
     assert json.loads(out)["pending_queue"] == {"learning": 2}
     code, out, _ = run(capsys, "status", str(settings.layout.project))
     assert "pending in the capture queue: 2 learning" in out
+
+
+def test_a_plan_cannot_choose_its_own_scope(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    victim = tmp_path / "elsewhere" / "diary.md"
+    victim.parent.mkdir()
+    victim.write_text("private\n")
+    hostile = plan_dict(settings, [proposal("P1", "REMOVE", [{"op": "trash_file", "file": str(victim)}])])
+    hostile["memory_dir"] = "/"
+    code, _, err = run(
+        capsys, "apply", str(write_plan(tmp_path / "h.json", hostile)), *here(settings), "--yes"
+    )
+    assert code == 2 and "the plan is for the memory dir /" in err
+    other = plan_dict(settings, [ADD])
+    other["project"] = str(tmp_path / "elsewhere")
+    code, _, err = run(capsys, "apply", str(write_plan(tmp_path / "o.json", other)), *here(settings), "--yes")
+    assert code == 2 and "the plan is for the project" in err
+    code, _, err = run(
+        capsys,
+        "apply",
+        str(write_plan(tmp_path / "r.json", hostile)),
+        "--memory-dir",
+        "/",
+        "--project",
+        str(settings.layout.project),
+        "--yes",
+    )
+    assert code == 2 and "refusing / as a memory dir" in err
+    assert victim.read_text() == "private\n"
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("\\tmp\\x\\MEMORY.md", "invalid path"),
+        ("~nosuchuser-xyz/notes.md", "cannot use the path"),
+        ("a" * 300 + ".md", "cannot use the path"),
+    ],
+)
+def test_odd_plan_paths_are_clear_errors(settings, tmp_path, capsys, name: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    odd = proposal("P1", "ADD", [{"op": "write_file", "file": name, "content": "x"}])
+    before = snapshot_bytes(settings.memory_dir)
+    code, _, err = run(capsys, "apply", str(_plan_file(settings, tmp_path, [odd])), *here(settings), "--yes")
+    assert code == 2 and message in err and "Traceback" not in err and err.count("\n") == 1
+    assert snapshot_bytes(settings.memory_dir) == before
+
+
+def test_the_index_cannot_be_trashed_through_an_alias(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (settings.memory_dir / "self").symlink_to(".")
+    alias = proposal("P1", "REMOVE", [{"op": "trash_file", "file": "self/MEMORY.md"}])
+    code, out, _ = run(
+        capsys, "apply", str(_plan_file(settings, tmp_path, [alias])), *here(settings), "--yes"
+    )
+    assert "| failed: self/MEMORY.md is an index and is never trashed |" in out
+    assert (settings.memory_dir / "MEMORY.md").exists()

@@ -112,7 +112,8 @@ def test_plan_out_then_apply_only(example, tmp_path, capsys) -> None:  # type: i
     code, _, _ = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(plan_file))
     assert code == 0 and plan_file.exists()
     assert json.loads(plan_file.read_text())["claude_home"] == str(example.claude_home)
-    assert main(["apply", str(plan_file), "--only", "P3"]) == 0  # the plan knows its Claude config dir
+    here = ["--project", str(example.project), "--claude-home", str(example.claude_home)]
+    assert main(["apply", str(plan_file), "--only", "P3", *here]) == 0
     out = capsys.readouterr().out
     assert "| use uv add, never pip install | ADD | MEMORY.md → Feedback | done |" in out
     text = (example.memory_dir / "MEMORY.md").read_text()

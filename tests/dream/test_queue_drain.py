@@ -52,6 +52,20 @@ def test_apply_of_a_saved_plan_acks_what_it_applied(example, tmp_path, capsys) -
     assert _pending(example) == [ITEM]  # planning acks nothing
     plan = json.loads(plan_file.read_text())
     [add] = [p["id"] for p in plan["proposals"] if "smoke tests" in p["summary"]]
-    assert main(["apply", str(plan_file), "--only", add]) == 0
+    assert (
+        main(
+            [
+                "apply",
+                str(plan_file),
+                "--only",
+                add,
+                "--project",
+                str(example.project),
+                "--claude-home",
+                str(example.claude_home),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert _pending(example) == []

@@ -25,7 +25,20 @@ def test_dream_redacts_secrets_in_memory_without_showing_them(example, tmp_path,
     plan = json.loads(plan_file.read_text())
     redactions = [p for p in plan["proposals"] if p["category"] == "SECRET"]
     assert {p["target"]["file"] for p in redactions} == {"MEMORY.md", "project_db.md"}
-    assert main(["apply", str(plan_file), "--yes", "--claude-home", str(example.claude_home)]) == 0
+    assert (
+        main(
+            [
+                "apply",
+                str(plan_file),
+                "--yes",
+                "--project",
+                str(example.project),
+                "--claude-home",
+                str(example.claude_home),
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert TOKEN not in index.read_text() and "[REDACTED:github-token]" in index.read_text()
     assert "Hunter2" not in (example.memory_dir / "project_db.md").read_text()

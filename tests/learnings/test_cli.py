@@ -109,7 +109,7 @@ def test_promote_to_a_plan_file_then_apply(
     assert (proposal["action"], proposal["layer"]) == ("ADD", "L1")
     assert proposal["target"]["file"] == str(git_repo.path.resolve() / "CLAUDE.md")
     assert not (git_repo.path / "CLAUDE.md").exists()
-    assert run(["apply", str(plan_file), "--yes"], monkeypatch) == 0
+    assert run(["apply", str(plan_file), "--yes", "--project", str(git_repo.path)], monkeypatch) == 0
     assert "Run the suite with make test" in (git_repo.path / "CLAUDE.md").read_text()
     assert run(["learnings", "promote", identifier, "--project", str(git_repo.path)], monkeypatch) == 0
     store = EpisodeStore(store_path(load_settings(git_repo.path).state_dir, git_repo.path))

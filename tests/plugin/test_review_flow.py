@@ -40,7 +40,7 @@ def test_approved_subset_is_applied(fake_api, example, tmp_path, capsys) -> None
     assert proposals[0]["id"] == "P1" and proposals[0]["changes"][0] == {
         "op": "trash_file", "file": "project_migrate.md"
     }  # fmt: skip
-    apply = f"{sys.executable} -m consolidate apply {plan} --claude-home {home}"
+    apply = f"{sys.executable} -m consolidate apply {plan} --project {example.project} --claude-home {home}"
 
     def apply_what_was_approved(body: dict[str, Any]) -> Step:
         answer = re.search(r"Approve selected: ([P0-9, ]+)", after_last_assistant(body))
