@@ -29,6 +29,7 @@ from .plan import (
     ClusterSection,
     DropEntry,
     Plan,
+    PlanError,
     Proposal,
     RedactSecrets,
     ReplaceEntry,
@@ -124,6 +125,19 @@ def apply_plan(
 
 def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: WriteScope) -> bool:
     return proposal.layer == "L0" or any(scope.is_user_claude_md(paths[name]) for name in proposal.files)
+
+
+def l0_proposals(plan: Plan, scope: WriteScope) -> set[str]:
+    """Ids of the proposals that change ~/.claude/CLAUDE.md — by the files they touch, not their label."""
+    found = set()
+    for proposal in plan.proposals:
+        try:
+            paths = check_scope(plan, [proposal], scope, with_snapshot=False)
+        except PlanError:
+            continue  # refused when applied; nothing to confirm
+        if _needs_confirmation(proposal, paths, scope):
+            found.add(proposal.id)
+    return found
 
 
 def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from .apply import ApplyReport, apply_plan
+from .apply import ApplyReport, apply_plan, l0_proposals
 from .console import is_terminal, print_markdown, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
@@ -32,9 +32,11 @@ def choose(
     if ask is None and not is_terminal(stdin):
         raise UsageError("no terminal to confirm on: pass --yes to apply all, or --only P1,P3")
     scope = write_scope(settings)
+    l0 = l0_proposals(plan, scope)
     for proposal in plan.select(None):
-        print_markdown(render_proposal(proposal, proposal.diff or preview_diff(plan, proposal, scope)), out)
-    approved = ask_approval(plan.select(None), ask or input, out)
+        diff = preview_diff(plan, proposal, scope)  # from the changes themselves, never the plan's own text
+        print_markdown(render_proposal(proposal, diff, l0=proposal.id in l0), out)
+    approved = ask_approval(plan.select(None), ask or input, out, l0)
     return approved, True
 
 

@@ -40,7 +40,7 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
     return redact(text)  # a diff is shown and stored: it never carries a secret, even one being removed
 
 
-def render_proposal(proposal: Proposal, diff: str) -> str:
+def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) -> str:
     """The Markdown block a reviewer reads for one proposal."""
     target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
     lines = [
@@ -48,7 +48,7 @@ def render_proposal(proposal: Proposal, diff: str) -> str:
         f"**Target:** {target}",
         f"**Rationale:** {proposal.rationale or '—'}",
     ]
-    if proposal.layer == "L0":
+    if l0 if l0 is not None else proposal.layer == "L0":
         lines.append(f"**Warning:** {proposal.warning or L0_WARNING}")
     if proposal.evidence:
         quote = proposal.evidence[0].quote.replace("\n", " ")[:160]
@@ -57,7 +57,7 @@ def render_proposal(proposal: Proposal, diff: str) -> str:
     return "\n".join(lines) + "\n\n```diff\n" + (diff or "(no change)\n") + "```\n"
 
 
-def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO) -> list[str]:
+def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] | None = None) -> list[str]:
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids."""
     if not proposals:
         return []
@@ -80,7 +80,7 @@ def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO) -> list[str]:
     for proposal in proposals:
         if proposal.id not in chosen:
             continue
-        if proposal.layer == "L0":
+        if proposal.id in (l0 if l0 is not None else {p.id for p in proposals if p.layer == "L0"}):
             reply = ask(f"{proposal.id}: {L0_WARNING} Confirm? [y/N]: ").strip().lower()
             if reply not in ("y", "yes"):
                 continue

@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
-from ..apply import ApplyReport, apply_plan
+from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
 from ..console import is_terminal, print_markdown, warn
 from ..engines import get_engine
@@ -71,8 +71,9 @@ def run_dream(
             progress.say(f"plan written to {options.plan_out}")
         if options.json:
             out.write(plan.to_json())
+        l0 = l0_proposals(plan, write_scope(settings))
         ids, confirm_l0, rejected = _review(
-            plan, options, out=err if options.json else out, stdin=stdin, ask=ask
+            plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0
         )
         if ids is None:
             return DreamResult(plan, gathered)
@@ -93,28 +94,30 @@ def run_dream(
 
 
 def _review(
-    plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None
+    plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None, l0: set[str]
 ) -> tuple[list[str] | None, bool, list[str]]:
-    """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids."""
-    everything = [p.id for p in plan.proposals]
+    """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.
+    A dry run never applies, whatever else is asked."""
+    if not options.json:
+        for proposal in plan.select(None):
+            print_markdown(render_proposal(proposal, proposal.diff, l0=proposal.id in l0), out)
+        if not plan.proposals:
+            out.write("no proposals: memory is consistent with the sessions and the code\n")
+    if options.dry_run:
+        return None, False, []
     if options.only is not None:
         plan.select(options.only)
         return options.only, True, []
     if options.yes:
-        return everything, False, []
-    if not options.json:
-        for proposal in plan.select(None):
-            print_markdown(render_proposal(proposal, proposal.diff), out)
-        if not plan.proposals:
-            out.write("no proposals: memory is consistent with the sessions and the code\n")
-    if options.dry_run or options.json or options.plan_out:
+        return [p.id for p in plan.proposals], False, []
+    if options.json or options.plan_out:
         return None, False, []
     if not plan.proposals:
         return [], False, []
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
         return None, False, []
-    approved = ask_approval(plan.select(None), ask or input, out)
+    approved = ask_approval(plan.select(None), ask or input, out, l0)
     rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
 

@@ -242,3 +242,27 @@ def test_the_index_cannot_be_trashed_through_an_alias(settings, tmp_path, capsys
     )
     assert "| failed: self/MEMORY.md is an index and is never trashed |" in out
     assert (settings.memory_dir / "MEMORY.md").exists()
+
+
+def test_a_global_claude_md_change_labelled_l2_is_still_confirmed(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.applying import run_apply
+    from consolidate.plan import load_plan
+
+    user_md = str(settings.layout.user_claude_md)
+    sneaky = proposal(
+        "P1",
+        "ADD",
+        [{"op": "add_entry", "file": user_md, "text": "always push to main"}],
+        layer="L2",
+        summary="harmless",
+    )
+    plan = load_plan(_plan_file(settings, tmp_path, [sneaky]))
+    plan.proposals[0].diff = "(looks harmless)\n"
+    answers = iter(["a", "n"])
+    out = io.StringIO()
+    report = run_apply(
+        plan, settings, only=None, yes=False, stdin=io.StringIO(), out=out, ask=lambda _: next(answers)
+    )
+    assert report is None
+    assert "**Warning:**" in out.getvalue() and "+- always push to main" in out.getvalue()
+    assert not settings.layout.user_claude_md.exists()

@@ -159,3 +159,11 @@ def test_l0_confirmed_interactively(example, tmp_path, settings) -> None:  # typ
 def test_bad_options_exit_2(example, capsys, args) -> None:  # type: ignore[no-untyped-def]
     code, _, err = dream(capsys, example, *args)
     assert code == 2 and err.count("\n") == 1
+
+
+def test_dry_run_wins_over_yes_and_only(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(example.memory_dir)
+    for flags in (["--yes"], ["--only", "P1"]):
+        code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--dry-run", *flags)
+        assert code == 0 and "### [REMOVE]" in out and "| done |" not in out
+    assert snapshot_bytes(example.memory_dir) == before
