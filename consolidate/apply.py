@@ -72,7 +72,10 @@ class ApplyReport:
 def check_snapshot(plan: Plan, paths: dict[str, Path]) -> None:
     """Refuse a plan made against files that have changed since, naming the first one."""
     for name, recorded in plan.snapshot.items():
-        current = digest_file(paths[name])
+        try:
+            current = digest_file(paths[name])
+        except OSError as exc:
+            raise PlanError(f"snapshot: cannot read {name}: {exc.strerror or exc}") from None
         if current != recorded:
             raise ConsolidateError(
                 f"{name} changed since the plan was made ({recorded[:19]}… → {current[:19]}…); make a new plan"
@@ -261,12 +264,18 @@ def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_pa
 def _execute(changes: dict[Path, bytes | None], on_step: StepHook) -> None:
     """Trash first, then write; `on_step` runs after each step (tests inject crashes there)."""
     for path, data in sorted(changes.items(), key=lambda item: (item[1] is not None, str(item[0]))):
-        if data is None:
-            send2trash(str(path))
-            on_step(f"trash {path}")
-        else:
-            atomic_write(path, data)
-            on_step(f"write {path}")
+        step = f"trash {path}" if data is None else f"write {path}"
+        try:
+            if data is None:
+                send2trash(str(path))
+            else:
+                atomic_write(path, data)
+        except Exception as exc:  # send2trash raises its own kinds too (no trash on that volume)
+            raise ConsolidateError(
+                f"could not {step}: {exc}; the run stopped half-way and `consolidate undo` restores every "
+                "file it touched"
+            ) from None
+        on_step(step)
 
 
 def _verify(

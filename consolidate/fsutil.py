@@ -15,7 +15,7 @@ def digest_bytes(data: bytes) -> str:
 
 
 def digest_file(path: Path) -> str:
-    """The content hash of `path`, or `absent` when there is no such file."""
+    """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable)."""
     try:
         return digest_bytes(path.read_bytes())
     except FileNotFoundError:
@@ -23,7 +23,10 @@ def digest_file(path: Path) -> str:
 
 
 def atomic_write(path: Path, data: bytes) -> None:
-    """Write through a temp file in the same directory, fsync, then rename over `path`."""
+    """Write through a temp file in the same directory, fsync, then rename over `path`. A symlink is
+    written through: its target gets the bytes and the link stays a link."""
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -28,6 +28,7 @@ class FileRecord:
     before: str  # digest of the previous bytes, or "absent"
     after: str  # digest the run means to leave, or "absent" when it trashes the file
     blob: str | None = None  # name of the copy of the previous bytes
+    mode: int | None = None  # permission bits of the previous file, restored with its bytes
 
 
 @dataclass
@@ -37,6 +38,7 @@ class Journal:
     created_at: str = field(default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"))
     summary: str = ""
     files: list[FileRecord] = field(default_factory=list)
+    started_ns: int = 0  # orders journals: names and clocks of the second are not enough
 
     @property
     def run_id(self) -> str:
@@ -44,27 +46,34 @@ class Journal:
 
     @classmethod
     def begin(cls, root: Path, changes: dict[Path, bytes | None], summary: str) -> Journal:
-        """Copy the previous bytes of every file in `changes` and record the intended result."""
-        run_id = (
-            time.strftime("%Y%m%dT%H%M%S", time.gmtime())
-            + f"-{os.getpid()}-{time.monotonic_ns() % 10**6:06d}"
-        )
-        journal = cls(root / run_id, summary=summary)
-        (journal.directory / "blobs").mkdir(parents=True)
+        """Copy the previous bytes of every file in `changes` and record the intended result.
+
+        Everything is read before the journal exists, so a file that cannot be read stops the run
+        before anything is written."""
+        records, blobs = [], {}
         for number, (path, after) in enumerate(sorted(changes.items(), key=lambda item: str(item[0]))):
-            before = path.read_bytes() if path.exists() else None
+            before, mode = _previous(path)
             record = FileRecord(
                 str(path),
                 ABSENT if before is None else digest_bytes(before),
                 ABSENT if after is None else digest_bytes(after),
+                mode=mode,
             )
             if before is not None:
                 record.blob = f"{number:04d}"
-                blob = journal.directory / "blobs" / record.blob
-                blob.write_bytes(before)
-                with open(blob, "rb+") as handle:
-                    os.fsync(handle.fileno())
-            journal.files.append(record)
+                blobs[record.blob] = before
+            records.append(record)
+        started = time.time_ns()
+        journal = cls(
+            root / f"{started:020d}-{os.getpid()}", summary=summary, files=records, started_ns=started
+        )
+        (journal.directory / "blobs").mkdir(parents=True)
+        fsync_dir(root)
+        for name, data in blobs.items():
+            with open(journal.directory / "blobs" / name, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
         fsync_dir(journal.directory / "blobs")
         journal.save()
         return journal
@@ -74,6 +83,7 @@ class Journal:
             "status": self.status,
             "created_at": self.created_at,
             "summary": self.summary,
+            "started_ns": self.started_ns,
             "files": [asdict(record) for record in self.files],
         }
         atomic_write(self.directory / "manifest.json", (json.dumps(data, indent=2) + "\n").encode())
@@ -86,7 +96,8 @@ class Journal:
     def load(cls, directory: Path) -> Journal:
         data = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
         files = [FileRecord(**record) for record in data["files"]]
-        return cls(directory, data["status"], data["created_at"], data.get("summary", ""), files)
+        summary, started = data.get("summary", ""), int(data.get("started_ns", 0))
+        return cls(directory, data["status"], data["created_at"], summary, files, started)
 
     def conflicts(self) -> list[str]:
         """Files changed by someone else since this run: neither our result nor the old bytes."""
@@ -107,11 +118,23 @@ class Journal:
                 if digest_file(path) != record.before:
                     atomic_write(path, data)
                     restored.append(record.path)
+                if record.mode is not None:
+                    os.chmod(os.path.realpath(path), record.mode)
             elif path.exists():
                 send2trash(str(path))
                 restored.append(record.path)
         self.mark(UNDONE)
         return restored
+
+
+def _previous(path: Path) -> tuple[bytes | None, int | None]:
+    """The bytes and permission bits of a file before the run, or (None, None) when there is none."""
+    try:
+        return path.read_bytes(), path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        raise ConsolidateError(f"cannot read {path} before changing it: {exc.strerror or exc}") from None
 
 
 def journals(root: Path) -> list[Journal]:
@@ -124,7 +147,7 @@ def journals(root: Path) -> list[Journal]:
             found.append(Journal.load(directory))
         except (OSError, ValueError, KeyError, TypeError):
             continue
-    return found
+    return sorted(found, key=lambda journal: (journal.started_ns, journal.run_id))
 
 
 def pending_journal(root: Path) -> Journal | None:

@@ -17,7 +17,19 @@ class ChangeFailed(ConsolidateError):
     """One change of a proposal could not be made (the entry is gone, the file exists, ...)."""
 
 
-@lru_cache(maxsize=512)
+def _read_regular(path: Path, name: str) -> bytes | None:
+    """The bytes of a regular file, None when there is nothing there; anything else fails the change."""
+    try:
+        if not path.exists() and not path.is_symlink():
+            return None
+        if not path.is_file():
+            raise ChangeFailed(f"{name} is not a regular file")
+        return path.read_bytes()
+    except OSError as exc:
+        raise ChangeFailed(f"cannot read {name}: {exc.strerror or exc}") from None
+
+
+@lru_cache(maxsize=128)
 def _parsed(data: bytes, name: str) -> Document:
     """Parse each distinct content once: previews and apply look at the same files many times."""
     return parse_document(decode_document(data, name))
@@ -33,15 +45,13 @@ class Workspace:
 
     def read(self, path: Path) -> bytes | None:
         if path not in self._current:
-            data = path.read_bytes() if path.is_file() else None
+            data = _read_regular(path, self.name(path))
             self._original[path] = data
             self._current[path] = data
         return self._current[path]
 
     def exists(self, path: Path) -> bool:
-        if path in self._current:
-            return self._current[path] is not None
-        return path.is_file()
+        return self.read(path) is not None
 
     def write(self, path: Path, data: bytes) -> None:
         self.read(path)

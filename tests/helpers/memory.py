@@ -38,7 +38,7 @@ def plan_dict(
     names = (
         snapshot
         if snapshot is not None
-        else sorted(p.relative_to(memory).as_posix() for p in memory.rglob("*.md"))
+        else sorted(p.relative_to(memory).as_posix() for p in memory.rglob("*.md") if p.is_file())
     )
     return {
         "version": 1,

@@ -1,0 +1,87 @@
+"""Edges of apply and undo: symlinked files, permissions, back-to-back runs, odd targets."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from consolidate.apply import apply_plan
+from consolidate.journal import latest_undoable
+from consolidate.plan import Plan
+from consolidate.runs import journal_dir, write_scope
+from tests.helpers.memory import plan_dict, project_settings, proposal, snapshot_bytes, write_tree
+
+
+@pytest.fixture
+def settings(git_repo, claude_home: Path):  # type: ignore[no-untyped-def]
+    s = project_settings(git_repo.path, claude_home)
+    write_tree(s.memory_dir, {"MEMORY.md": "# Project Memory\n\n## Notes\n- a\n", "topic.md": "private\n"})
+    return s
+
+
+def _apply(settings, proposals):  # type: ignore[no-untyped-def]
+    plan = Plan.model_validate(plan_dict(settings, proposals))
+    return apply_plan(plan, write_scope(settings), journal_dir=journal_dir(settings))
+
+
+def test_a_symlinked_claude_md_is_written_through_and_stays_a_link(settings) -> None:  # type: ignore[no-untyped-def]
+    root = settings.layout.project
+    (root / "AGENTS.md").write_text("# Agents\n")
+    (root / "CLAUDE.md").symlink_to("AGENTS.md")
+    claude_md = str(settings.layout.project_claude_md)
+    report = _apply(
+        settings,
+        [
+            proposal(
+                "P1",
+                "ADD",
+                [{"op": "add_entry", "file": claude_md, "text": "new rule"}],
+                file=claude_md,
+                layer="L1",
+            )
+        ],
+    )
+    assert report.results[0].status == "done"
+    assert (root / "CLAUDE.md").is_symlink()
+    assert (root / "AGENTS.md").read_text() == "# Agents\n- new rule\n"
+    latest_undoable(journal_dir(settings)).restore()
+    assert (root / "CLAUDE.md").is_symlink() and (root / "AGENTS.md").read_text() == "# Agents\n"
+
+
+def test_undo_restores_permissions(settings) -> None:  # type: ignore[no-untyped-def]
+    topic = settings.memory_dir / "topic.md"
+    os.chmod(topic, 0o600)
+    _apply(settings, [proposal("P1", "REMOVE", [{"op": "trash_file", "file": "topic.md"}])])
+    assert not topic.exists()
+    latest_undoable(journal_dir(settings)).restore()
+    assert topic.read_text() == "private\n" and topic.stat().st_mode & 0o777 == 0o600
+
+
+def test_back_to_back_runs_undo_in_order(settings) -> None:  # type: ignore[no-untyped-def]
+    original = snapshot_bytes(settings.memory_dir)
+    for round_ in range(5):
+        _apply(
+            settings,
+            [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": f"r{round_}a"}])],
+        )
+        _apply(
+            settings,
+            [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": f"r{round_}b"}])],
+        )
+        latest_undoable(journal_dir(settings)).restore()
+        latest_undoable(journal_dir(settings)).restore()
+        assert snapshot_bytes(settings.memory_dir) == original
+
+
+def test_a_directory_where_a_file_should_be_fails_the_proposal_only(settings) -> None:  # type: ignore[no-untyped-def]
+    (settings.memory_dir / "dir.md").mkdir()
+    report = _apply(
+        settings,
+        [
+            proposal("P1", "ADD", [{"op": "write_file", "file": "dir.md", "content": "x"}]),
+            proposal("P2", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": "fine"}]),
+        ],
+    )
+    assert [r.status for r in report.results] == ["failed: dir.md is not a regular file", "done"]
