@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote, unquote
 
 from send2trash import send2trash
 
@@ -186,10 +187,7 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
 
 
 def _redact_file(ws: Workspace, change: RedactSecrets, path: Path) -> None:
-    data = ws.read(path)
-    if data is None:
-        raise ChangeFailed(f"{change.file} does not exist")
-    text = data.decode("utf-8", "replace")
+    text = ws.text(path)
     clean = redact(text)
     if clean == text:
         raise ChangeFailed(f"no secret left in {change.file}")
@@ -197,14 +195,15 @@ def _redact_file(ws: Workspace, change: RedactSecrets, path: Path) -> None:
 
 
 def _replace_text(ws: Workspace, change: ReplaceText, path: Path) -> None:
-    data = ws.read(path)
-    if data is None:
-        raise ChangeFailed(f"{change.file} does not exist")
-    text = data.decode("utf-8", "replace")
+    text = ws.text(path)
     count = text.count(change.old)
     if count != 1:
         where = "not found" if count == 0 else f"found {count} times"
         raise ChangeFailed(f"text {where} in {change.file}: {change.old[:60]!r}")
+    start = text.index(change.old)
+    whole_lines = (start == 0 or text[start - 1] == "\n") and change.old.endswith("\n")
+    if not change.new and not whole_lines:
+        raise ChangeFailed(f"a removal must take whole lines; {change.old[:60]!r} is part of a line")
     ws.write(path, text.replace(change.old, change.new).encode("utf-8"))
     _check_links(ws, path, change.new)
 
@@ -218,13 +217,12 @@ def _check_links(ws: Workspace, path: Path, text: str) -> None:
 def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
     """Remove the entries of the index and cluster files that point at a trashed file."""
     gone = ws.name(trashed)
-    basename = trashed.stem  # also matches [[wiki]] links, which omit the .md
-    clusters = sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))
-    for path in [ws.memory_dir / INDEX, *clusters]:
+    names = {trashed.stem, quote(trashed.stem)}  # the stem: [[wiki]] links omit the .md
+    for path in _index_files(ws):
         if not ws.exists(path):
             continue
         data = ws.read(path) or b""
-        if basename.encode() not in data:  # cheap: most files do not mention it at all
+        if not any(name.encode() in data for name in names):  # cheap: most files never mention it
             continue
         doc = ws.document(path, create=False)
         source = ws.name(path)
@@ -235,8 +233,31 @@ def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
             ws.save(path, doc)
 
 
+def _index_files(ws: Workspace) -> list[Path]:
+    """MEMORY.md and the cluster files — only those really inside the memory dir (a run writes no other)."""
+    memory_real = os.path.realpath(ws.memory_dir)
+    paths = [ws.memory_dir / INDEX, *sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))]
+    return [p for p in paths if os.path.commonpath([memory_real, os.path.realpath(p)]) == memory_real]
+
+
+def _surviving_pointers(ws: Workspace, trashed: set[str]) -> list[str]:
+    """Problems for every index or cluster link that still points at a file this run trashed."""
+    if not trashed:
+        return []
+    problems = []
+    for path in _index_files(ws):
+        if not path.is_file():
+            continue
+        source = ws.name(path)
+        for link in find_links(path.read_text(encoding="utf-8", errors="replace")):
+            for gone in trashed & set(link_candidates(source, link.file)):
+                problems.append(f"{gone} is still linked from {source} after being trashed")
+    return problems
+
+
 def _links_to(source: str, target: str, gone: str) -> bool:
-    return target.rsplit("/", 1)[-1] == gone.rsplit("/", 1)[-1] and gone in link_candidates(source, target)
+    same_name = unquote(target).rsplit("/", 1)[-1] == gone.rsplit("/", 1)[-1]
+    return same_name and gone in link_candidates(source, target)
 
 
 def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_path: Path) -> None:
@@ -288,6 +309,8 @@ def _verify(
             report.problems.append(f"{ws.name(path)} is still present after being trashed")
         elif data is not None and (not path.exists() or path.read_bytes() != data):
             report.problems.append(f"{ws.name(path)} does not hold the written content")
+    trashed = {ws.name(path) for path, data in changes.items() if data is None}
+    report.problems += _surviving_pointers(ws, trashed)
     bad = set(report.problems)
     for result in report.results:
         if result.status != "planned":

@@ -73,6 +73,16 @@ class Workspace:
         except DocumentError as exc:
             raise ChangeFailed(str(exc)) from None
 
+    def text(self, path: Path) -> str:
+        """The file as text; binary, non-UTF-8 and oversized files fail the change, never get mangled."""
+        data = self.read(path)
+        if data is None:
+            raise ChangeFailed(f"{self.name(path)} does not exist")
+        try:
+            return decode_document(data, self.name(path))
+        except DocumentError as exc:
+            raise ChangeFailed(str(exc)) from None
+
     def save(self, path: Path, document: Document) -> None:
         self.write(path, document.render().encode("utf-8"))
 

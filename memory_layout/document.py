@@ -144,7 +144,10 @@ class Document:
     # -- editing ---------------------------------------------------------------------------
 
     def replace_entry(self, entry: Entry, new_text: str) -> None:
-        """Replace one entry's lines; every other line keeps its bytes."""
+        """Replace one entry's lines (keeping its list marker when the new text has none)."""
+        if not LIST_MARKER.match(new_text):
+            marker = LIST_MARKER.match(entry.block.text)
+            new_text = (marker.group(0) if marker else "- ") + new_text.lstrip()
         entry.block.text = self._lines(new_text)
 
     def remove_entry(self, entry: Entry) -> None:
@@ -173,6 +176,10 @@ class Document:
             anchor = self._end_of_entries()
         self._ensure_trailing_newline(anchor)
         self.blocks.insert(anchor, block)
+        following = self.blocks[anchor + 1] if anchor + 1 < len(self.blocks) else None
+        # Prose right after a list item would continue it; a blank line keeps it a paragraph.
+        if following is not None and following.kind == "other" and split_lines(following.text)[0].strip():
+            self.blocks.insert(anchor + 1, Block("other", self.newline))
 
     def replace_section_entries(self, section: str, texts: list[str]) -> None:
         """Put `texts` where the section's entries were (used when a section moves to a cluster)."""

@@ -6,6 +6,7 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 from .document import Document, DocumentError, decode_document, parse_document
 
@@ -68,7 +69,7 @@ class MemoryTree:
 
 def link_candidates(source: str, target: str) -> list[str]:
     """Relative to the linking file first, then to the memory dir root."""
-    target = target.strip("<>").split("#", 1)[0]
+    target = unquote(target.strip("<>").split("#", 1)[0])  # [d](my%20notes.md) is my notes.md
     parent = PurePosixPath(source).parent
     candidates = [_normalize(parent / target), _normalize(PurePosixPath(target))]
     return [c for i, c in enumerate(candidates) if c and c not in candidates[:i]]

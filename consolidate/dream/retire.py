@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_layout import INDEX
+from memory_layout.document import split_lines
 from memory_layout.pointers import LIST_MARKER, always_on_pointer
 
 from ..models import EvidenceRef, Finding
@@ -131,11 +132,18 @@ def _remove_text(file: str, text: str, snapshot: Snapshot) -> list[dict[str, Any
     if is_index_like(file):
         entry = locate_entry(snapshot, file, text)
         return [{"op": "drop_entry", "file": file, "text": entry.text}] if entry else []
-    return (
-        [{"op": "replace_text", "file": file, "old": text.rstrip("\n") + "\n", "new": ""}]
-        if text.strip()
-        else []
-    )
+    line = _whole_line(snapshot, file, text)
+    return [{"op": "replace_text", "file": file, "old": line, "new": ""}] if line else []
+
+
+def _whole_line(snapshot: Snapshot, file: str, text: str) -> str:
+    """The one line of `file` that is exactly `text` (with its line ending), or '' — a removal never
+    takes part of a line."""
+    doc = document(snapshot, file)
+    if doc is None or not text.strip():
+        return ""
+    matches = [line for line in split_lines(doc.render()) if line.strip() == text.strip()]
+    return matches[0] if len(matches) == 1 and matches[0].endswith("\n") else ""
 
 
 def _replace(file: str, old: str, new: str, snapshot: Snapshot) -> list[dict[str, Any]]:

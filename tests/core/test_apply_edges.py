@@ -85,3 +85,48 @@ def test_a_directory_where_a_file_should_be_fails_the_proposal_only(settings) ->
         ],
     )
     assert [r.status for r in report.results] == ["failed: dir.md is not a regular file", "done"]
+
+
+def test_text_edits_refuse_non_utf8_and_partial_line_removals(settings) -> None:  # type: ignore[no-untyped-def]
+    (settings.memory_dir / "latin.md").write_bytes(b"Caf\xe9 notes\nold line\n")
+    (settings.memory_dir / "rules.md").write_text(
+        "Never run migrations by hand; use make migrate\nKeep staging read-only.\n"
+    )
+    report = _apply(
+        settings,
+        [
+            proposal(
+                "P1",
+                "EDIT",
+                [{"op": "replace_text", "file": "latin.md", "old": "old line", "new": "new line"}],
+            ),
+            proposal(
+                "P2",
+                "REMOVE",
+                [{"op": "replace_text", "file": "rules.md", "old": "use make migrate\n", "new": ""}],
+            ),
+        ],
+    )
+    status = {r.proposal.id: r.status for r in report.results}
+    assert status["P1"] == "failed: latin.md is not valid UTF-8 (byte 3)"
+    assert status["P2"].startswith("failed: a removal must take whole lines")
+    assert (settings.memory_dir / "latin.md").read_bytes() == b"Caf\xe9 notes\nold line\n"
+
+
+def test_encoded_pointers_are_dropped_and_outside_clusters_untouched(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    write_tree(
+        settings.memory_dir,
+        {
+            "my notes.md": "n\n",
+            "MEMORY.md": "# Project Memory\n\n## Notes\n"
+            "- Notes. → [d](my%20notes.md)\n- Same. → [d](<my notes.md>)\n- keep\n",
+        },
+    )
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "team.md").write_text("- Team. → [d](../my%20notes.md)\n")
+    (settings.memory_dir / "clusters").symlink_to(shared)
+    report = _apply(settings, [proposal("P1", "REMOVE", [{"op": "trash_file", "file": "my notes.md"}])])
+    assert report.results[0].status == "done"
+    assert (settings.memory_dir / "MEMORY.md").read_text() == "# Project Memory\n\n## Notes\n- keep\n"
+    assert (shared / "team.md").read_text() == "- Team. → [d](../my%20notes.md)\n"

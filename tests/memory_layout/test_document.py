@@ -110,3 +110,19 @@ def test_unclosed_code_fence_is_reported() -> None:
 def test_trailing_spaces_and_lone_cr_survive() -> None:
     text = "## S  \n- a\r- still a  \n\n"
     assert parse_document(text).render() == text
+
+
+def test_adding_before_prose_keeps_the_prose_a_paragraph() -> None:
+    doc = parse_document("## Feedback\nRules that hold everywhere; keep this paragraph.\n")
+    doc.add_entry("Feedback", "new rule")
+    text = doc.render()
+    assert text == "## Feedback\n- new rule\n\nRules that hold everywhere; keep this paragraph.\n"
+    again = parse_document(text)
+    assert [e.text for e in again.entries()] == ["- new rule"]
+
+
+def test_replacing_an_entry_without_a_marker_keeps_the_marker() -> None:
+    doc = parse_document("## S\n- alpha rule\n  * beta rule\n- gamma rule\n")
+    doc.replace_entry(doc.entries()[1], "gamma, reworded")
+    assert doc.render() == "## S\n- alpha rule\n  * beta rule\n- gamma, reworded\n"
+    assert [e.text for e in parse_document(doc.render()).entries()][-1] == "- gamma, reworded"
