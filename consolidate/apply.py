@@ -116,7 +116,7 @@ def apply_plan(
     report = ApplyReport(results)
     if plan.mark_consolidation:
         marker = scope.memory_dir / ".last-consolidation"
-        changes[marker] = (datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") + "\n").encode()
+        changes[marker] = (_gathered_at(plan) + "\n").encode()
         report.marker_written = True
     if changes:
         summary = ", ".join(r.proposal.id for r in results if r.status == "planned")
@@ -125,6 +125,18 @@ def apply_plan(
         report.journal.mark(COMPLETE)
     _verify(report, workspace, changes, paths)
     return report
+
+
+def _gathered_at(plan: Plan) -> str:
+    """When the sessions were read: the plan's creation, so sessions after it are mined next time
+    (however long the review took); now, when the plan's time is unreadable or in the future."""
+    now = datetime.now(UTC)
+    try:
+        created = datetime.fromisoformat(plan.created_at.replace("Z", "+00:00"))
+        moment = min(created if created.tzinfo else created.replace(tzinfo=UTC), now)
+    except ValueError:
+        moment = now
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: WriteScope) -> bool:

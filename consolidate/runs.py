@@ -23,6 +23,11 @@ def write_scope(settings: Settings) -> WriteScope:
     return WriteScope(layout.memory_dir, layout.user_claude_md, layout.project_claude_md)
 
 
+def lock_file(settings: Settings) -> Path:
+    """The memory dir's lock in our state dir, keyed by its real path so every spelling finds it."""
+    return settings.run_dir("locks") / "lock"
+
+
 def check_memory_dir(settings: Settings) -> None:
     """Refuse a memory dir that would put the project, Claude's config or a whole home in scope."""
     memory = Path(os.path.realpath(settings.memory_dir))
@@ -42,7 +47,7 @@ def check_memory_dir(settings: Settings) -> None:
 def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[None]:
     """Hold the memory dir's lock; refuse to start over a run that was interrupted."""
     check_memory_dir(settings)
-    with run_lock(settings.run_dir("locks") / "lock", str(settings.memory_dir)):
+    with run_lock(lock_file(settings), str(settings.memory_dir)):
         if not allow_pending:
             pending = pending_journal(journal_dir(settings))
             if pending is not None:

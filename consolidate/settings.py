@@ -21,8 +21,9 @@ class Settings:
         return self.layout.memory_dir
 
     def run_dir(self, kind: str) -> Path:
-        """A per-memory-dir folder of our own state (journal, locks, scan offsets)."""
-        key = hashlib.sha256(str(self.memory_dir).encode()).hexdigest()[:16]
+        """A per-memory-dir folder of our own state (journal, scan offsets), keyed by the real path so
+        every spelling of the memory dir (a symlinked ~/.claude, /var vs /private/var) finds the same one."""
+        key = hashlib.sha256(os.path.realpath(self.memory_dir).encode()).hexdigest()[:16]
         return self.state_dir / kind / key
 
 

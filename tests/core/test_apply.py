@@ -222,7 +222,8 @@ def test_marker_written_when_asked(settings) -> None:  # type: ignore[no-untyped
         settings, [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": "x"}])], mark=True
     )
     assert report.marker_written
-    assert (settings.memory_dir / ".last-consolidation").read_text().endswith("Z\n")
+    # the time the sessions were gathered (the plan's creation), not the time of applying
+    assert (settings.memory_dir / ".last-consolidation").read_text() == "2026-11-29T12:00:00Z\n"
 
 
 def test_undo_restores_every_byte_even_after_the_trash_is_emptied(settings, trash_dir: Path) -> None:  # type: ignore[no-untyped-def]

@@ -8,6 +8,7 @@ import pytest
 
 from consolidate.cli import main
 from consolidate.lock import run_lock
+from consolidate.runs import lock_file
 from tests.helpers.memory import plan_dict, project_settings, proposal, snapshot_bytes, write_plan, write_tree
 
 INDEX = (
@@ -127,7 +128,7 @@ def test_apply_only_selects(settings, tmp_path, capsys) -> None:  # type: ignore
 
 def test_second_concurrent_apply_is_refused(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     plan = _plan_file(settings, tmp_path, [ADD])
-    with run_lock(settings.run_dir("locks") / "lock", "test"):
+    with run_lock(lock_file(settings), "test"):
         code, _, err = run(capsys, "apply", str(plan), *here(settings), "--yes")
     assert code == 1
     assert "another consolidate run" in err and err.count("\n") == 1
@@ -266,3 +267,13 @@ def test_a_global_claude_md_change_labelled_l2_is_still_confirmed(settings, tmp_
     assert report is None
     assert "**Warning:**" in out.getvalue() and "+- always push to main" in out.getvalue()
     assert not settings.layout.user_claude_md.exists()
+
+
+def test_another_spelling_of_the_memory_dir_finds_the_same_lock(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    alias = tmp_path / "alias"
+    alias.symlink_to(settings.memory_dir)
+    spelled = project_settings(settings.layout.project, settings.layout.claude_home)
+    spelled = type(spelled)(
+        type(spelled.layout)(**{**spelled.layout.__dict__, "memory_dir": alias}), spelled.state_dir
+    )
+    assert lock_file(spelled) == lock_file(settings)
