@@ -17,7 +17,6 @@ from urllib.parse import quote, unquote
 from send2trash import send2trash
 
 from memory_layout import CLUSTER_DIR, INDEX, parse_document
-from memory_layout.document import normalize_title
 from memory_layout.pointers import find_links, rebase_links
 from memory_layout.tree import link_candidates
 
@@ -272,6 +271,11 @@ def _links_to(source: str, target: str, gone: str) -> bool:
     return same_name and gone in link_candidates(source, target)
 
 
+def _same_text(text: str) -> str:
+    """Entries compare equal when only their spacing differs (case matters: `API` is not `api`)."""
+    return " ".join(text.split())
+
+
 def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_path: Path) -> None:
     index = ws.document(index_path, create=False)
     section = index.section(change.section)
@@ -283,10 +287,10 @@ def _cluster(ws: Workspace, change: ClusterSection, index_path: Path, cluster_pa
         cluster = parse_document(f"# {section.name}\n\n" + (f"{preamble}\n\n" if preamble else ""))
     source_dir = os.path.relpath(index_path.parent, ws.memory_dir)
     target_dir = os.path.relpath(cluster_path.parent, ws.memory_dir)
-    existing = {normalize_title(e.text) for e in cluster.entries()}
+    existing = {_same_text(e.text) for e in cluster.entries()}
     for entry in section.entries:
         moved = rebase_links(entry.text, source_dir if source_dir != "." else "", target_dir)
-        if normalize_title(moved) not in existing:
+        if _same_text(moved) not in existing:
             cluster.add_entry("", moved)
     ws.save(cluster_path, cluster)
     index.replace_section_entries(change.section, [change.pointer])

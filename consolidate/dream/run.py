@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -67,6 +68,7 @@ def run_dream(
         _report_gather(gathered, synthesis, progress)
         plan = synthesis.plan
         if options.plan_out:
+            check_plan_out(options.plan_out, settings)
             atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
             progress.say(f"plan written to {options.plan_out}")
         if options.json:
@@ -76,7 +78,8 @@ def run_dream(
             plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0
         )
         if ids is None:
-            return DreamResult(plan, gathered)
+            settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
+            return DreamResult(plan, gathered, acked=ack_queue_items(settings, None, settled))
         report = None
         if ids or plan.mark_consolidation:
             report = apply_plan(
@@ -88,8 +91,7 @@ def run_dream(
             )
     if report is not None:
         print_summary(report, err if options.json else out)
-    dropped = gathered.discovery.dropped_queue_ids if gathered.discovery else []
-    acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + dropped)
+    acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + _dropped(gathered))
     return DreamResult(plan, gathered, report, acked)
 
 
@@ -120,6 +122,19 @@ def _review(
     approved = ask_approval(plan.select(None), ask or input, out, l0)
     rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
+
+
+def _dropped(gathered: GatherResult) -> list[str]:
+    """Queue items the discoverer dropped as noise, secrets or already recorded: settled now."""
+    return list(gathered.discovery.dropped_queue_ids) if gathered.discovery else []
+
+
+def check_plan_out(path: Path, settings: Settings) -> None:
+    """A plan is JSON: refuse a Markdown target or one inside the memory dir (a slip of the hand)."""
+    real = Path(os.path.realpath(path))
+    memory = Path(os.path.realpath(settings.memory_dir))
+    if real.suffix.lower() == ".md" or real == memory or memory in real.parents:
+        raise UsageError(f"--plan-out {path}: write the plan outside the memory dir, to a .json file")
 
 
 def _queue_items(settings: Settings) -> list[dict[str, Any]]:

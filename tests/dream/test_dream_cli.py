@@ -167,3 +167,11 @@ def test_dry_run_wins_over_yes_and_only(example, tmp_path, capsys) -> None:  # t
         code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--dry-run", *flags)
         assert code == 0 and "### [REMOVE]" in out and "| done |" not in out
     assert snapshot_bytes(example.memory_dir) == before
+
+
+def test_plan_out_never_overwrites_memory(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(example.memory_dir)
+    for target in (example.memory_dir / "plan.json", tmp_path / "CLAUDE.md"):
+        code, _, err = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(target))
+        assert code == 2 and "write the plan outside the memory dir" in err
+    assert snapshot_bytes(example.memory_dir) == before
