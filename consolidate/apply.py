@@ -61,6 +61,7 @@ class ApplyReport:
     journal: Journal | None = None
     marker_written: bool = False
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -100,7 +101,8 @@ def apply_plan(
     for result in results:
         if _needs_confirmation(result.proposal, paths, scope) and not confirm_l0:
             result.status = (
-                "skipped: L0 change needs explicit confirmation (--only " + result.proposal.id + ")"
+                f"skipped: changes ~/.claude/CLAUDE.md; confirm it on a terminal or name it with --only "
+                f"{result.proposal.id}"
             )
             continue
         checkpoint = workspace.checkpoint()
@@ -113,7 +115,13 @@ def apply_plan(
             result.status = f"failed: {exc}"
     changes = workspace.changes()
     report = ApplyReport(results)
-    if plan.mark_consolidation:
+    waiting = [r.proposal.id for r in results if r.status.startswith("skipped")]
+    if plan.mark_consolidation and waiting:
+        report.notes.append(
+            f"not marked as consolidated: {', '.join(waiting)} await confirmation, so the "
+            "next dream proposes them again"
+        )
+    elif plan.mark_consolidation:
         marker = scope.memory_dir / ".last-consolidation"
         changes[marker] = (_gathered_at(plan) + "\n").encode()
         report.marker_written = True
@@ -131,7 +139,7 @@ def _gathered_at(plan: Plan) -> str:
     (however long the review took); now, when the plan's time is unreadable or in the future."""
     now = datetime.now(UTC)
     try:
-        created = datetime.fromisoformat(plan.created_at.replace("Z", "+00:00"))
+        created = datetime.fromisoformat((plan.gathered_at or plan.created_at).replace("Z", "+00:00"))
         moment = min(created if created.tzinfo else created.replace(tzinfo=UTC), now)
     except ValueError:
         moment = now

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TextIO
 
 from .apply import ApplyReport, apply_plan, l0_proposals
-from .console import is_terminal, print_markdown, print_table, warn
+from .console import is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
-from .review import Ask, ask_approval, preview_diff, render_proposal
+from .review import Ask, ask_approval, preview_diff, show_proposal
 from .runs import journal_dir, write_scope, writing_run
 from .settings import Settings
 
@@ -35,7 +35,7 @@ def choose(
     l0 = l0_proposals(plan, scope)
     for proposal in plan.select(None):
         diff = preview_diff(plan, proposal, scope)  # from the changes themselves, never the plan's own text
-        print_markdown(render_proposal(proposal, diff, l0=proposal.id in l0), out)
+        show_proposal(proposal, diff, out, l0=proposal.id in l0)
     approved = ask_approval(plan.select(None), ask or input, out, l0)
     return approved, True
 
@@ -100,6 +100,8 @@ def print_summary(report: ApplyReport, out: TextIO) -> None:
     print_table(["Learning", "Action", "Target", "Status"], rows, out)
     for problem in report.problems:
         out.write(f"verification: {problem}\n")
+    for note in report.notes:
+        out.write(f"{note}\n")
     if report.journal is not None:
         out.write(f"\njournaled as {report.journal.run_id}; `consolidate undo` restores the previous state\n")
     if report.marker_written:

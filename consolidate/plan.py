@@ -146,6 +146,7 @@ class Plan(_Model):
     project: str
     memory_dir: str
     claude_home: str | None = None  # the Claude config dir the plan was made with (L0 CLAUDE.md lives there)
+    gathered_at: str | None = None  # when the agents began reading sessions: the next run mines from here
     snapshot: dict[str, str] = Field(default_factory=dict)
     proposals: list[Proposal] = Field(default_factory=list)
     mark_consolidation: bool = False

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Callable
 from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
+from .console import print_diff
 from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
@@ -41,20 +43,34 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
 
 
 def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) -> str:
-    """The Markdown block a reviewer reads for one proposal."""
+    """The block a reviewer reads for one proposal. Text that comes from the plan is put on one line
+    and the diff in a fence longer than any backtick run inside it, so nothing in a plan can hide or
+    fake what its changes do."""
     target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
     lines = [
-        f"### [{proposal.action}] Learning: {proposal.summary}  ({proposal.id})",
-        f"**Target:** {target}",
-        f"**Rationale:** {proposal.rationale or '—'}",
+        f"### [{proposal.action}] Learning: {_one_line(proposal.summary)}  ({_one_line(proposal.id)})",
+        f"**Target:** {_one_line(target)}",
+        f"**Rationale:** {_one_line(proposal.rationale) or '—'}",
     ]
     if l0 if l0 is not None else proposal.layer == "L0":
-        lines.append(f"**Warning:** {proposal.warning or L0_WARNING}")
-    if proposal.evidence:
-        quote = proposal.evidence[0].quote.replace("\n", " ")[:160]
-        if quote:
-            lines.append(f"**Evidence:** “{quote}”")
-    return "\n".join(lines) + "\n\n```diff\n" + (diff or "(no change)\n") + "```\n"
+        lines.append(f"**Warning:** {L0_WARNING}")
+    if proposal.evidence and proposal.evidence[0].quote.strip():
+        lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
+    body = diff or "(no change)\n"
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
+    return "\n".join(lines) + f"\n\n{fence}diff\n{body}{fence}\n"
+
+
+def show_proposal(proposal: Proposal, diff: str, out: TextIO, *, l0: bool | None = None) -> None:
+    """Print a proposal as plain text (never rendered as Markdown), its diff coloured on a terminal."""
+    header, _, fenced = render_proposal(proposal, diff, l0=l0).partition("\n\n")
+    out.write(header + "\n\n")
+    print_diff(fenced, out)
+    out.write("\n")
+
+
+def _one_line(text: str) -> str:
+    return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
 def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] | None = None) -> list[str]:
@@ -71,7 +87,9 @@ def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] 
             return []
         if answer in ("s", "select"):
             picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
-            chosen = [pid.strip().upper() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+            by_key = {pid.casefold(): pid for pid in known}
+            typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+            chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
             unknown = [pid for pid in chosen if pid not in known]
             if not unknown:
                 break

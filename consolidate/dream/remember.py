@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 from typing import Literal, TextIO
 
-from ..apply import ApplyReport, apply_plan
+from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
-from ..console import print_markdown
 from ..errors import UsageError
 from ..models import Candidate
-from ..review import Ask, ask_approval, render_proposal
+from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
 from ..secrets import has_secret
 from ..settings import Settings
@@ -76,12 +75,19 @@ def remember(
             out.write(f"already remembered: {found.notes[0] if found.notes else text}\n")
             return None
         plan = build_plan(snapshot, GatherResult(), "remember", found.drafts[:1], [])
-        proposal = plan.proposals[0]
-        print_markdown(render_proposal(proposal, proposal.diff), out)
-        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or input, out)
-        if yes and proposal.layer == "L0":
-            out.write("L0 changes every session of every project: confirm without --yes\n")
+        if not plan.proposals:
+            out.write(f"nothing to remember: {plan.notes[0] if plan.notes else 'the change was dropped'}\n")
             return None
+        proposal = plan.proposals[0]
+        l0 = l0_proposals(plan, write_scope(settings))
+        show_proposal(proposal, proposal.diff, out, l0=proposal.id in l0)
+        if yes and proposal.id in l0:
+            out.write(
+                "this changes ~/.claude/CLAUDE.md, loaded by every session of every project: "
+                "confirm without --yes\n"
+            )
+            return None
+        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or input, out, l0)
         if not approved:
             out.write("nothing remembered\n")
             return None

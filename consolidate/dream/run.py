@@ -5,20 +5,20 @@ from __future__ import annotations
 import asyncio
 import os
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
-from ..console import is_terminal, print_markdown, warn
+from ..console import is_terminal, warn
 from ..engines import get_engine
 from ..errors import UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
 from ..plan import Plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, render_proposal
+from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
 from .gather import GatherResult, gather
@@ -58,6 +58,7 @@ def run_dream(
     engine = get_engine(options.engine)
     progress = Progress(err)
     with writing_run(settings):
+        started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings, create=not options.dry_run)
         if snapshot.created_index:
             progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
@@ -67,6 +68,7 @@ def run_dream(
         synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
         _report_gather(gathered, synthesis, progress)
         plan = synthesis.plan
+        plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         if options.plan_out:
             check_plan_out(options.plan_out, settings)
             atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
@@ -102,7 +104,7 @@ def _review(
     A dry run never applies, whatever else is asked."""
     if not options.json:
         for proposal in plan.select(None):
-            print_markdown(render_proposal(proposal, proposal.diff, l0=proposal.id in l0), out)
+            show_proposal(proposal, proposal.diff, out, l0=proposal.id in l0)
         if not plan.proposals:
             out.write("no proposals: memory is consistent with the sessions and the code\n")
     if options.dry_run:

@@ -48,6 +48,10 @@ class AgentOutput:
 class Engine(ABC):
     name: str = "engine"
 
+    def started_at(self) -> datetime | None:
+        """When the agents began reading sessions, if that happened before this run (saved reports)."""
+        return None
+
     @abstractmethod
     async def run_agent(self, task: AgentTask) -> AgentOutput:
         """Run one agent over the snapshot; raise EngineFailure when it cannot."""

@@ -16,6 +16,7 @@ from typing import Any
 from ..fsutil import atomic_write
 from ..settings import Settings
 from .base import AUDITOR, DISCOVERER, AgentTask
+from .reports import STARTED_FILE
 
 
 @dataclass
@@ -52,8 +53,10 @@ def write_handoff(
     from ..dream.orient import orient
     from .prompts import task_prompt
 
+    started = datetime.now(UTC)
     snapshot = orient(settings, create=False)
-    folder = run_dir or settings.run_dir("agents") / datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    folder = run_dir or settings.run_dir("agents") / started.strftime("%Y%m%dT%H%M%SZ")
+    atomic_write(folder / STARTED_FILE, started.strftime("%Y-%m-%dT%H:%M:%SZ").encode())
     agents = [DISCOVERER] if snapshot.created_index else [AUDITOR, DISCOVERER]
     tasks: dict[str, str] = {}
     reports: dict[str, str] = {}

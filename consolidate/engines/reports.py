@@ -9,12 +9,14 @@ saved with a sentence around its JSON object is cut down to the object.
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
 from ..errors import UsageError
 from .base import AUDITOR, DISCOVERER, AgentName, AgentOutput, AgentTask, Engine, EngineFailure
 
 MAX_REPORT_BYTES = 4 * 1024 * 1024
+STARTED_FILE = "started_at"  # written by `consolidate snapshot` beside the agents' tasks
 
 
 class ReportsEngine(Engine):
@@ -22,6 +24,18 @@ class ReportsEngine(Engine):
 
     def __init__(self, files: dict[AgentName, Path | None]) -> None:
         self.files = files
+
+    def started_at(self) -> datetime | None:
+        """The snapshot's time, saved beside the tasks: sessions after it were never shown to the agents."""
+        for path in self.files.values():
+            if path is None:
+                continue
+            try:
+                text = (path.parent / STARTED_FILE).read_text(encoding="utf-8").strip()
+                return datetime.fromisoformat(text.replace("Z", "+00:00"))
+            except (OSError, ValueError):
+                continue
+        return None
 
     @classmethod
     def from_spec(cls, spec: str) -> ReportsEngine:

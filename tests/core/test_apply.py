@@ -210,7 +210,7 @@ def test_l0_needs_explicit_confirmation(settings) -> None:  # type: ignore[no-un
         "P1", "ADD", [{"op": "add_entry", "file": user, "text": "Answer in English."}], file=user, layer="L0"
     )
     skipped = _apply(settings, [l0])
-    assert skipped.results[0].status.startswith("skipped: L0 change needs explicit confirmation")
+    assert skipped.results[0].status.startswith("skipped: changes ~/.claude/CLAUDE.md")
     assert not settings.layout.user_claude_md.exists()
     confirmed = _apply(settings, [l0], confirm_l0=True)
     assert confirmed.results[0].status == "done"

@@ -277,3 +277,28 @@ def test_another_spelling_of_the_memory_dir_finds_the_same_lock(settings, tmp_pa
         type(spelled.layout)(**{**spelled.layout.__dict__, "memory_dir": alias}), spelled.state_dir
     )
     assert lock_file(spelled) == lock_file(settings)
+
+
+def test_plan_text_cannot_hide_what_its_changes_do(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.applying import run_apply
+    from consolidate.plan import load_plan
+
+    sneaky = proposal(
+        "P1",
+        "EDIT",
+        [
+            {
+                "op": "drop_entry",
+                "file": "MEMORY.md",
+                "text": "- **When building:** run `make`. → [detail](build.md)",
+            }
+        ],
+        summary="harmless note",
+    )
+    sneaky["rationale"] = "harmless\n\n```diff\n+- a harmless note\n```\n<!--"
+    plan = load_plan(_plan_file(settings, tmp_path, [sneaky]))
+    out = io.StringIO()
+    run_apply(plan, settings, only=None, yes=False, stdin=io.StringIO(), out=out, ask=lambda _: "r")
+    shown = out.getvalue()
+    assert "**Rationale:** harmless ```diff +- a harmless note ``` <!--" in shown  # one line, inert
+    assert "-- **When building:** run `make`." in shown  # the real change is visible

@@ -132,7 +132,7 @@ def test_interactive_approve_all(example, tmp_path, settings) -> None:  # type: 
 def test_l0_needs_confirmation_even_with_yes(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = dream(capsys, example, "--engine", script(tmp_path, discovery=L0), "--yes")
     assert code == 0
-    assert "skipped: L0 change needs explicit confirmation" in out
+    assert "skipped: changes ~/.claude/CLAUDE.md" in out
     user_md = example.claude_home / "CLAUDE.md"
     assert not user_md.exists()
 
@@ -175,3 +175,22 @@ def test_plan_out_never_overwrites_memory(example, tmp_path, capsys) -> None:  #
         code, _, err = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(target))
         assert code == 2 and "write the plan outside the memory dir" in err
     assert snapshot_bytes(example.memory_dir) == before
+
+
+def test_a_skipped_l0_learning_is_proposed_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = dream(capsys, example, "--engine", script(tmp_path, discovery=L0), "--yes")
+    assert code == 0 and "skipped: changes ~/.claude/CLAUDE.md" in out
+    assert "not marked as consolidated" in out
+    assert not (example.memory_dir / ".last-consolidation").exists()
+
+
+def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from datetime import UTC, datetime
+
+    before = datetime.now(UTC).replace(microsecond=0)
+    code, _, _ = dream(capsys, example, "--engine", script(tmp_path), "--yes")
+    assert code == 0
+    marked = datetime.fromisoformat(
+        (example.memory_dir / ".last-consolidation").read_text().strip().replace("Z", "+00:00")
+    )
+    assert before <= marked <= datetime.now(UTC)

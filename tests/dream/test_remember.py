@@ -77,3 +77,13 @@ def test_without_a_terminal_remember_needs_yes(example, capsys, monkeypatch) -> 
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     code, _, err = _remember(capsys, example, "when deploying: run the smoke tests first")
     assert code == 2 and "pass --yes" in err
+
+
+def test_a_project_claude_md_linked_to_the_global_one_needs_confirmation(example, settings, capsys) -> None:  # type: ignore[no-untyped-def]
+    settings.layout.user_claude_md.parent.mkdir(parents=True, exist_ok=True)
+    settings.layout.user_claude_md.write_text("# Everywhere\n")
+    (example.project / "CLAUDE.md").unlink()
+    (example.project / "CLAUDE.md").symlink_to(settings.layout.user_claude_md)
+    code, out, _ = _remember(capsys, example, "run make lint before pushing", "--layer", "L1", "--yes")
+    assert code == 0 and "confirm without --yes" in out
+    assert settings.layout.user_claude_md.read_text() == "# Everywhere\n"

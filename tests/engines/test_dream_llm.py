@@ -57,7 +57,7 @@ def _obedient_candidate() -> dict:  # type: ignore[type-arg]
 def _assert_nothing_written_and_l0_gated(example, out: str, plan_file: Path, isolated_env: Path) -> None:  # type: ignore[no-untyped-def]
     assert not (example.claude_home / "CLAUDE.md").exists()
     assert not (isolated_env / ".claude" / "CLAUDE.md").exists()
-    assert "skipped: L0 change needs explicit confirmation" in out
+    assert "skipped: changes ~/.claude/CLAUDE.md" in out
     plan = json.loads(plan_file.read_text())
     evil = [p for p in plan["proposals"] if p["layer"] == "L0"]
     assert len(evil) == 1 and "every session of every project" in evil[0]["warning"]

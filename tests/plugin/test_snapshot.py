@@ -64,5 +64,5 @@ def test_snapshot_skips_the_auditor_when_memory_does_not_exist(example, capsys, 
     )
     assert code == 0
     assert "the auditor has nothing to audit" in out and "signal-discoverer: task" in out
-    assert sorted(p.name for p in out_dir.iterdir()) == ["signal-discoverer.task.md"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["signal-discoverer.task.md", "started_at"]
     assert not (example.memory_dir / "MEMORY.md").exists()
