@@ -12,12 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from urllib.parse import quote, unquote
+from urllib.parse import unquote
 
 from send2trash import send2trash
 
 from memory_layout import CLUSTER_DIR, INDEX, parse_document
-from memory_layout.pointers import find_links, rebase_links
+from memory_layout.pointers import find_links, has_broken_link, rebase_links, unlink
 from memory_layout.tree import link_candidates
 
 from .errors import ConsolidateError
@@ -228,35 +228,51 @@ def _replace_text(ws: Workspace, change: ReplaceText, path: Path) -> None:
 
 
 def _check_links(ws: Workspace, path: Path, text: str) -> None:
+    if has_broken_link(text):
+        raise ChangeFailed("a link in the new text does not parse (a space in its target?)")
     for link in find_links(text):
         if not ws.link_resolves(path, link.file):
             raise ChangeFailed(f"the new pointer to {link.file} would not resolve")
 
 
 def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
-    """Remove the entries of the index and cluster files that point at a trashed file."""
+    """Index and cluster entries pointing at a trashed file: dropped when that was all they pointed at,
+    otherwise only the dead link becomes plain text (the entry and its other links stay)."""
     gone = ws.name(trashed)
-    names = {trashed.stem, quote(trashed.stem)}  # the stem: [[wiki]] links omit the .md
     for path in _index_files(ws):
         if not ws.exists(path):
             continue
-        data = ws.read(path) or b""
-        if not any(name.encode() in data for name in names):  # cheap: most files never mention it
-            continue
+        if trashed.stem not in unquote((ws.read(path) or b"").decode("utf-8", "replace")):
+            continue  # cheap: most files never mention it ([[wiki]] links omit the .md)
         doc = ws.document(path, create=False)
         source = ws.name(path)
-        doomed = [e for e in doc.entries() if any(_links_to(source, link.file, gone) for link in e.links)]
-        for entry in doomed:
-            doc.remove_entry(entry)
-        if doomed:
+
+        def dead(target: str, source: str = source) -> bool:
+            return _links_to(source, target, gone)
+
+        changed = False
+        for entry in doc.entries():
+            if not any(dead(link.file) for link in entry.links):
+                continue
+            changed = True
+            if all(dead(link.file) for link in entry.links):
+                doc.remove_entry(entry)
+            else:
+                doc.replace_entry(entry, unlink(entry.text, dead))
+        if changed:
             ws.save(path, doc)
 
 
 def _index_files(ws: Workspace) -> list[Path]:
     """MEMORY.md and the cluster files — only those really inside the memory dir (a run writes no other)."""
     memory_real = os.path.realpath(ws.memory_dir)
-    paths = [ws.memory_dir / INDEX, *sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))]
-    return [p for p in paths if os.path.commonpath([memory_real, os.path.realpath(p)]) == memory_real]
+    found: dict[Path, None] = {}
+    for path in [ws.memory_dir / INDEX, *sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))]:
+        real = os.path.realpath(path)
+        if os.path.commonpath([memory_real, real]) != memory_real or (path.exists() and not path.is_file()):
+            continue  # outside what a run may write, or not a regular file
+        found[ws.memory_dir / os.path.relpath(real, memory_real)] = None  # one name per file
+    return list(found)
 
 
 def _surviving_pointers(ws: Workspace, trashed: set[str]) -> list[str]:

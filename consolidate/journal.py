@@ -115,7 +115,10 @@ class Journal:
             path = Path(record.path)
             if record.blob is not None:
                 data = (self.directory / "blobs" / record.blob).read_bytes()
-                if digest_file(path) != record.before:
+                current = digest_file(path)
+                if current != record.before:
+                    if current not in (record.after, ABSENT):
+                        send2trash(str(path))  # edited since (undo --force): keep that version too
                     atomic_write(path, data)
                     restored.append(record.path)
                 if record.mode is not None:

@@ -275,6 +275,19 @@ class WriteScope:
             raise PlanError(f"{name} resolves outside the memory dir (symlink)")
         return self.memory_dir / real.relative_to(self._memory_real)  # one spelling for one file
 
+    def snapshot_path(self, name: str) -> Path:
+        """Where a snapshot entry is read for its hash. Only read, never written, so any file name
+        the memory dir holds will do; it must still be inside the memory dir or a CLAUDE.md."""
+        path = Path(name)
+        if path.is_absolute():
+            if Path(os.path.realpath(path)) in self._claude_md:
+                return path
+            raise PlanError(f"snapshot: {name} is outside the memory dir and not a CLAUDE.md file")
+        pure = PurePosixPath(name)
+        if pure.is_absolute() or ".." in pure.parts:
+            raise PlanError(f"snapshot: {name} leaves the memory dir")
+        return self.memory_dir / pure
+
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
 
@@ -321,5 +334,5 @@ def check_scope(
                 resolved[name] = scope.resolve(name, proposal.id)
     for name in plan.snapshot if with_snapshot else ():
         if name not in resolved:
-            resolved[name] = scope.resolve(name, "snapshot")
+            resolved[name] = scope.snapshot_path(name)
     return resolved

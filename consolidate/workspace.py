@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import unquote
 
 from memory_layout import Document, DocumentError, decode_document, parse_document
 from memory_layout.tree import link_candidates
@@ -100,8 +101,12 @@ class Workspace:
         return {p: d for p, d in self._current.items() if d != self._original.get(p)}
 
     def link_resolves(self, source: Path, target: str) -> bool:
-        relative = self.name(source) if self._inside(source) else source.name
-        for candidate in link_candidates(relative, target):
+        """Whether a link written in `source` leads to a file: memory files relative to themselves or
+        the memory dir; a CLAUDE.md relative to its own folder."""
+        if not self._inside(source):
+            file = unquote(target.strip("<>").split("#", 1)[0])
+            return bool(file) and (source.parent / file).is_file()
+        for candidate in link_candidates(self.name(source), target):
             if self.exists(self.memory_dir / candidate):
                 return True
         return False

@@ -171,14 +171,16 @@ class Document:
         if target is not None and target.entries:
             anchor = self._index_of(target.entries[-1].block) + 1
         elif target is not None and target.heading is not None:
-            anchor = self._index_of(target.heading) + 1
+            anchor = self._after_content(self._index_of(target.heading))
         else:
             anchor = self._end_of_entries()
         self._ensure_trailing_newline(anchor)
         self.blocks.insert(anchor, block)
         following = self.blocks[anchor + 1] if anchor + 1 < len(self.blocks) else None
-        # Prose right after a list item would continue it; a blank line keeps it a paragraph.
-        if following is not None and following.kind == "other" and split_lines(following.text)[0].strip():
+        # Prose (or a setext heading's text) right after a list item would continue it; a blank line
+        # keeps it what it was. Entries and `#` headings cannot be swallowed.
+        first = split_lines(following.text)[0].strip() if following is not None else ""
+        if following is not None and following.kind != "entry" and first and not first.startswith("#"):
             self.blocks.insert(anchor + 1, Block("other", self.newline))
 
     def replace_section_entries(self, section: str, texts: list[str]) -> None:
@@ -205,6 +207,20 @@ class Document:
             if candidate is block:
                 return index
         raise ValueError("block is not part of this document")
+
+    def _after_content(self, heading: int) -> int:
+        """Where an entry goes in a section with none: right under the heading when the section is
+        empty, else after its content (prose, code) — inserting above would make it part of the entry."""
+        end = heading + 1
+        while end < len(self.blocks) and self.blocks[end].kind != "heading":
+            end += 1
+        if not "".join(b.text for b in self.blocks[heading + 1 : end]).strip():
+            return heading + 1
+        if not self.blocks[end - 1].text.endswith(("\n\n", "\r\n\r\n")):
+            self._ensure_trailing_newline(end)
+            self.blocks.insert(end, Block("other", self.newline))
+            end += 1
+        return end
 
     def _end_of_entries(self) -> int:
         """Just after the last entry, or at the end when there is none (entries without a section)."""

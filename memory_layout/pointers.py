@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -126,6 +127,23 @@ def _sentence(text: str) -> str:
     return text if text.endswith((".", "!", "?", "`", ")")) else f"{text}."
 
 
+def unlink(text: str, dead: Callable[[str], bool]) -> str:
+    """`text` with every memory link whose target is `dead` turned into its plain label."""
+
+    def plain(match: re.Match[str]) -> str:
+        target = match["target"].strip("<>") if match.re is _MD_LINK else f"{match['name'].strip()}.md"
+        if not is_memory_target(target) or not dead(target):
+            return match.group(0)
+        return match["text"] if match.re is _MD_LINK else match["name"].strip()
+
+    return _WIKI_LINK.sub(plain, _MD_LINK.sub(plain, text))
+
+
+def has_broken_link(text: str) -> bool:
+    """Text with link syntax (`](`) that does not parse as a link, e.g. a target with a space."""
+    return text.count("](") > len(_MD_LINK.findall(text))
+
+
 def rebase_links(text: str, source_dir: str, target_dir: str) -> str:
     """Rewrite relative memory links in `text` as seen from `target_dir` instead of `source_dir`."""
 
@@ -137,6 +155,8 @@ def rebase_links(text: str, source_dir: str, target_dir: str) -> str:
         absolute = posixpath.normpath(posixpath.join(source_dir or ".", file))
         moved = posixpath.relpath(absolute, target_dir or ".")
         new_target = moved + (f"#{anchor}" if anchor else "")
+        if match["target"].startswith("<"):  # `<my notes.md>` stays bracketed, or it stops being a link
+            new_target = f"<{new_target}>"
         return match.group(0).replace(f"({match['target']}", f"({new_target}", 1)
 
     return _MD_LINK.sub(rewrite, text)

@@ -98,6 +98,15 @@ def known_entries(
     return known
 
 
+def _encodable(name: str) -> bool:
+    """A file name that is not valid UTF-8 cannot go into a plan; such a file is only read, never changed."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     """Read the memory dir, both CLAUDE.md files and git; create MEMORY.md when absent (unless dry)."""
     layout = settings.layout
@@ -106,7 +115,11 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     if created and create:
         atomic_write(index, NEW_INDEX.encode())
     tree = load_memory_tree(layout.memory_dir)
-    hashes = {name: file.digest for name, file in sorted(tree.files.items()) if file.error is None}
+    hashes = {
+        name: file.digest
+        for name, file in sorted(tree.files.items())
+        if file.error is None and _encodable(name)
+    }
     hashes.setdefault(INDEX, digest_file(index))
     user_md, project_md = _read_text(layout.user_claude_md), _read_text(layout.project_claude_md)
     for path in (layout.user_claude_md, layout.project_claude_md):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from memory_layout import INDEX
 from memory_layout.document import split_lines
@@ -198,7 +199,7 @@ def _orphan_pointers(findings: list[Finding], snapshot: Snapshot, claims: _Claim
             continue
         section = TYPE_SECTIONS.get((matter.type if matter else None) or "", "Reference")
         claims.keys.add((finding.file, ""))
-        link = Path(finding.file).as_posix()
+        link = quote(Path(finding.file).as_posix())  # a space or `#` in the name would break the link
         drafts.append(
             Draft(
                 action="EDIT",

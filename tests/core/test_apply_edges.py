@@ -130,3 +130,113 @@ def test_encoded_pointers_are_dropped_and_outside_clusters_untouched(settings, t
     assert report.results[0].status == "done"
     assert (settings.memory_dir / "MEMORY.md").read_text() == "# Project Memory\n\n## Notes\n- keep\n"
     assert (shared / "team.md").read_text() == "- Team. → [d](../my%20notes.md)\n"
+
+
+def test_undo_force_keeps_the_edit_it_overwrites_in_the_trash(settings, trash_dir) -> None:  # type: ignore[no-untyped-def]
+    _apply(settings, [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": "added"}])])
+    index = settings.memory_dir / "MEMORY.md"
+    index.write_text(index.read_text() + "- my own later line\n")
+    latest_undoable(journal_dir(settings)).restore()
+    assert "my own later line" not in index.read_text()
+    assert "my own later line" in (trash_dir / "MEMORY.md").read_text()
+
+
+def test_trashing_a_file_keeps_entries_that_point_elsewhere_too(settings) -> None:  # type: ignore[no-untyped-def]
+    write_tree(
+        settings.memory_dir,
+        {
+            "caching.md": "c\n",
+            "retries.md": "r\n",
+            "café notes.md": "n\n",
+            "MEMORY.md": "# Project Memory\n\n## Notes\n"
+            "- **When caching:** no caching. → [detail](caching.md), see also [retries](retries.md)\n"
+            "- Retries. → [detail](retries.md)\n- Café. → [d](café%20notes.md)\n",
+        },
+    )
+    report = _apply(
+        settings,
+        [
+            proposal(
+                "P1",
+                "REMOVE",
+                [{"op": "trash_file", "file": "retries.md"}, {"op": "trash_file", "file": "café notes.md"}],
+            )
+        ],
+    )
+    assert report.results[0].status == "done"
+    assert (settings.memory_dir / "MEMORY.md").read_text() == (
+        "# Project Memory\n\n## Notes\n- **When caching:** no caching. → [detail](caching.md), see also retries\n"
+    )
+
+
+def test_odd_file_names_in_the_memory_dir_do_not_block_a_plan(settings) -> None:  # type: ignore[no-untyped-def]
+    write_tree(settings.memory_dir, {"weird\\name.md": "x\n"})
+    (settings.memory_dir / "clusters").mkdir()
+    (settings.memory_dir / "clusters" / "odd.md").mkdir()
+    report = _apply(settings, [proposal("P1", "REMOVE", [{"op": "trash_file", "file": "topic.md"}])])
+    assert report.results[0].status == "done"
+
+
+def test_links_are_checked_where_they_are_written(settings) -> None:  # type: ignore[no-untyped-def]
+    root = settings.layout.project
+    (root / "docs").mkdir()
+    (root / "docs" / "arch.md").write_text("arch\n")
+    claude_md = str(settings.layout.project_claude_md)
+    report = _apply(
+        settings,
+        [
+            proposal(
+                "P1",
+                "ADD",
+                [{"op": "add_entry", "file": claude_md, "text": "Layers. → [detail](docs/arch.md)"}],
+                file=claude_md,
+                layer="L1",
+            ),
+            proposal(
+                "P2",
+                "ADD",
+                [{"op": "add_entry", "file": claude_md, "text": "Topic. → [detail](topic.md)"}],
+                file=claude_md,
+                layer="L1",
+            ),
+            proposal(
+                "P3",
+                "ADD",
+                [{"op": "add_entry", "file": "MEMORY.md", "text": "Q. → [detail](api quirks.md)"}],
+            ),
+        ],
+    )
+    status = {r.proposal.id: r.status for r in report.results}
+    assert status["P1"] == "done"
+    assert status["P2"] == "failed: the new pointer to topic.md would not resolve"
+    assert status["P3"].startswith("failed: a link in the new text does not parse")
+
+
+def test_clustering_keeps_bracketed_links_working(settings) -> None:  # type: ignore[no-untyped-def]
+    write_tree(
+        settings.memory_dir,
+        {
+            "my notes.md": "n\n",
+            "MEMORY.md": "# Project Memory\n\n## Notes\n- **When x:** y. → [detail](<my notes.md>)\n",
+        },
+    )
+    report = _apply(
+        settings,
+        [
+            proposal(
+                "P1",
+                "CLUSTER",
+                [
+                    {
+                        "op": "cluster_section",
+                        "file": "MEMORY.md",
+                        "section": "Notes",
+                        "cluster_file": "clusters/notes.md",
+                        "pointer": "**When notes:** open. → [Notes](clusters/notes.md)",
+                    }
+                ],
+            )
+        ],
+    )
+    assert report.results[0].status == "done"
+    assert "[detail](<../my notes.md>)" in (settings.memory_dir / "clusters" / "notes.md").read_text()

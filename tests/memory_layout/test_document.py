@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from memory_layout import EntryKind, parse_document
 from memory_layout.document import split_lines
 
@@ -112,13 +114,23 @@ def test_trailing_spaces_and_lone_cr_survive() -> None:
     assert parse_document(text).render() == text
 
 
-def test_adding_before_prose_keeps_the_prose_a_paragraph() -> None:
-    doc = parse_document("## Feedback\nRules that hold everywhere; keep this paragraph.\n")
-    doc.add_entry("Feedback", "new rule")
-    text = doc.render()
-    assert text == "## Feedback\n- new rule\n\nRules that hold everywhere; keep this paragraph.\n"
-    again = parse_document(text)
-    assert [e.text for e in again.entries()] == ["- new rule"]
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "## F\nRules that hold everywhere; keep this.\n",
+            "## F\nRules that hold everywhere; keep this.\n\n- new rule\n",
+        ),
+        ("## F\n\n    make test\n", "## F\n\n    make test\n\n- new rule\n"),
+        ("## F\n  Indented paragraph.\n", "## F\n  Indented paragraph.\n\n- new rule\n"),
+        ("## F\nSub\n---\n", "## F\n- new rule\n\nSub\n---\n"),
+    ],
+)
+def test_adding_to_a_section_never_swallows_what_follows(text: str, expected: str) -> None:
+    doc = parse_document(text)
+    doc.add_entry("F", "new rule")
+    assert doc.render() == expected
+    assert [e.text for e in parse_document(expected).entries()] == ["- new rule"]
 
 
 def test_replacing_an_entry_without_a_marker_keeps_the_marker() -> None:
