@@ -67,10 +67,13 @@ class Journal:
         journal = cls(
             root / f"{started:020d}-{os.getpid()}", summary=summary, files=records, started_ns=started
         )
-        (journal.directory / "blobs").mkdir(parents=True)
+        root.mkdir(parents=True, exist_ok=True, mode=0o700)
+        journal.directory.mkdir(mode=0o700)  # copies of memory: as private as the memory itself
+        (journal.directory / "blobs").mkdir(mode=0o700)
         fsync_dir(root)
         for name, data in blobs.items():
-            with open(journal.directory / "blobs" / name, "wb") as handle:
+            fd = os.open(journal.directory / "blobs" / name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
                 os.fsync(handle.fileno())

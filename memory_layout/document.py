@@ -147,7 +147,8 @@ class Document:
         """Replace one entry's lines (keeping its list marker when the new text has none)."""
         if not LIST_MARKER.match(new_text):
             marker = LIST_MARKER.match(entry.block.text)
-            new_text = (marker.group(0) if marker else "- ") + new_text.lstrip()
+            prefix = f"{marker['indent']}{marker['marker']}{marker['space'] or ' '}" if marker else "- "
+            new_text = prefix + new_text.lstrip()
         entry.block.text = self._lines(new_text)
 
     def remove_entry(self, entry: Entry) -> None:

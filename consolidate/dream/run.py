@@ -13,10 +13,10 @@ from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
 from ..console import is_terminal, warn
 from ..engines import get_engine
-from ..errors import UsageError
+from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
-from ..plan import Plan
+from ..plan import Plan, load_plan
 from ..progress import Progress
 from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
@@ -56,6 +56,8 @@ def run_dream(
     ask: Ask | None = None,
 ) -> DreamResult:
     engine = get_engine(options.engine)
+    if options.plan_out:
+        check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
     with writing_run(settings):
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
@@ -70,7 +72,6 @@ def run_dream(
         plan = synthesis.plan
         plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         if options.plan_out:
-            check_plan_out(options.plan_out, settings)
             atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
             progress.say(f"plan written to {options.plan_out}")
         if options.json:
@@ -137,6 +138,16 @@ def check_plan_out(path: Path, settings: Settings) -> None:
     memory = Path(os.path.realpath(settings.memory_dir))
     if real.suffix.lower() == ".md" or real == memory or memory in real.parents:
         raise UsageError(f"--plan-out {path}: write the plan outside the memory dir, to a .json file")
+    if real.exists() and not _is_plan(real):
+        raise UsageError(f"--plan-out {path}: the file exists and is not a plan; refusing to overwrite it")
+
+
+def _is_plan(path: Path) -> bool:
+    try:
+        load_plan(path)
+    except ConsolidateError:
+        return False
+    return True
 
 
 def _queue_items(settings: Settings) -> list[dict[str, Any]]:

@@ -240,3 +240,10 @@ def test_clustering_keeps_bracketed_links_working(settings) -> None:  # type: ig
     )
     assert report.results[0].status == "done"
     assert "[detail](<../my notes.md>)" in (settings.memory_dir / "clusters" / "notes.md").read_text()
+
+
+def test_journal_copies_are_private(settings) -> None:  # type: ignore[no-untyped-def]
+    _apply(settings, [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": "x"}])])
+    journal = latest_undoable(journal_dir(settings))
+    assert journal.directory.stat().st_mode & 0o777 == 0o700
+    assert all(blob.stat().st_mode & 0o777 == 0o600 for blob in (journal.directory / "blobs").iterdir())

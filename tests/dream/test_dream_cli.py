@@ -194,3 +194,11 @@ def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> 
         (example.memory_dir / ".last-consolidation").read_text().strip().replace("Z", "+00:00")
     )
     assert before <= marked <= datetime.now(UTC)
+
+
+def test_plan_out_refuses_to_overwrite_what_is_not_a_plan(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    settings_json = tmp_path / "settings.json"
+    settings_json.write_text('{"hooks": {}}\n')
+    code, _, err = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(settings_json))
+    assert code == 2 and "not a plan" in err
+    assert settings_json.read_text() == '{"hooks": {}}\n'

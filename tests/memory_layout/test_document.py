@@ -138,3 +138,9 @@ def test_replacing_an_entry_without_a_marker_keeps_the_marker() -> None:
     doc.replace_entry(doc.entries()[1], "gamma, reworded")
     assert doc.render() == "## S\n- alpha rule\n  * beta rule\n- gamma, reworded\n"
     assert [e.text for e in parse_document(doc.render()).entries()][-1] == "- gamma, reworded"
+
+
+def test_replacing_an_empty_item_keeps_it_a_list_item() -> None:
+    doc = parse_document("## S\n-\n- b\n")
+    doc.replace_entry(doc.entries()[0], "replaced")
+    assert [e.text for e in parse_document(doc.render()).entries()] == ["- replaced", "- b"]
