@@ -52,12 +52,14 @@ def test_a_crash_between_commit_and_offsets_loses_and_duplicates_nothing(
 
 
 def test_sigkill_at_random_moments_then_a_clean_tick(tmp_path: Path, claude_home: Path) -> None:
-    expected = make_backlog(claude_home, tmp_path, sessions=8, markers=150)
+    expected = make_backlog(claude_home, tmp_path, sessions=16, markers=200)
     rng = random.Random(7)
     killed_while_running = 0
-    for _ in range(8):
-        process = tick_process(tmp_path, "--max-bytes", "300000")
-        time.sleep(rng.uniform(0.08, 0.3))
+    for _ in range(40):  # kill until three kills landed mid-run (how fast a tick starts varies)
+        if killed_while_running >= 3:
+            break
+        process = tick_process(tmp_path, "--max-bytes", "200000")
+        time.sleep(rng.uniform(0.05, 0.35))
         killed_while_running += process.poll() is None
         process.send_signal(signal.SIGKILL)
         process.wait(60)
