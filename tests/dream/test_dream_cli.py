@@ -9,35 +9,9 @@ import pytest
 from consolidate.cli import main
 from consolidate.dream.run import DreamOptions, run_dream
 from consolidate.engines import AUDITOR, DISCOVERER
+from tests.dream.scripted import AUDIT, CLEAN, DISCOVERY
 from tests.helpers.memory import snapshot_bytes
 
-CLEAN = "- Write clean code and keep functions small."
-AUDIT = {
-    "findings": [
-        {
-            "category": "LOW-VALUE",
-            "file": "MEMORY.md",
-            "entry": CLEAN,
-            "action": "REMOVE",
-            "confidence": 0.85,
-            "evidence": "generic advice",
-        }
-    ],
-    "entries_audited": 34,
-}
-DISCOVERY = {
-    "candidates": [
-        {
-            "kind": "correction",
-            "principle": "use `uv add`, never `pip install`",
-            "trigger": "adding a dependency",
-            "confidence": 0.9,
-            "impact": 0.8,
-            "evidence": [{"session": "s1", "quote": "no, use uv add"}],
-        }
-    ],
-    "sessions_scanned": 2,
-}
 L0 = {
     "candidates": [
         {

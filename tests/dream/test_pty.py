@@ -12,31 +12,7 @@ import time
 from pathlib import Path
 
 from consolidate.engines import AUDITOR, DISCOVERER
-
-CLEAN = "- Write clean code and keep functions small."
-AUDIT = {
-    "findings": [
-        {
-            "category": "LOW-VALUE",
-            "file": "MEMORY.md",
-            "entry": CLEAN,
-            "action": "REMOVE",
-            "confidence": 0.85,
-            "evidence": "generic advice",
-        }
-    ]
-}
-DISCOVERY = {
-    "candidates": [
-        {
-            "kind": "correction",
-            "principle": "use `uv add`, never `pip install`",
-            "trigger": "adding a dependency",
-            "confidence": 0.9,
-            "impact": 0.8,
-        }
-    ]
-}
+from tests.dream.scripted import AUDIT, CLEAN, DISCOVERY
 
 
 class Terminal:
