@@ -43,9 +43,12 @@ _ORDER = [
 ]
 
 
-def audit(settings: Settings, *, progress: Progress | None = None) -> AuditReport:
-    """Audit the memory dir of `settings` against its project; an absent MEMORY.md gives an empty report."""
-    tree = load_memory_tree(settings.layout.memory_dir)
+def audit(
+    settings: Settings, *, progress: Progress | None = None, tree: MemoryTree | None = None
+) -> AuditReport:
+    """Audit the memory dir of `settings` against its project; an absent MEMORY.md gives an empty report.
+    `tree` is the memory as already read (the dream's snapshot), so it is not parsed twice."""
+    tree = tree if tree is not None else load_memory_tree(settings.layout.memory_dir)
     if tree.index is None:
         return AuditReport(notes=[f"no MEMORY.md in {settings.layout.memory_dir}: nothing to audit"])
     root = settings.layout.git_root

@@ -20,7 +20,9 @@ class OfflineEngine(Engine):
 def _audit(task: AgentTask) -> dict:
     from ..audit import audit
 
-    return audit(task.snapshot.settings, progress=_adapt(task, "entries audited")).model_dump(mode="json")
+    snapshot = task.snapshot
+    report = audit(snapshot.settings, progress=_adapt(task, "entries audited"), tree=snapshot.tree)
+    return report.model_dump(mode="json")
 
 
 def _discover(task: AgentTask) -> dict:
