@@ -13,7 +13,7 @@ from memory_layout.pointers import always_on_pointer, trigger_pointer
 
 from ..models import Candidate
 from ..secrets import has_secret, redact
-from .drafts import Draft, locate_entry, plain
+from .drafts import TYPE_SECTIONS, Draft, locate_entry, plain
 from .orient import Snapshot
 from .similarity import TextIndex, tokens
 
@@ -29,7 +29,6 @@ KIND_TYPE = {
     "marker": "feedback",
     "queue": "feedback",
 }
-TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
 _GENERIC = re.compile(
     r"\b(?:clean code|best practices?|be careful|double[- ]check|write (?:good|more) tests|tests are important|"
     r"keep (?:it|things) simple|read the docs|communicate clearly)\b",

@@ -12,6 +12,7 @@ from memory_layout import CLUSTER_DIR, INDEX, Document, Entry
 from ..models import EvidenceRef
 from .orient import Snapshot
 
+TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MARKUP = re.compile(r"\*\*|__|`|^\s*[-*+]\s+|\s*(?:→|->)\s*$")
 

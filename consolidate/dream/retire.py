@@ -13,12 +13,20 @@ from memory_layout.pointers import LIST_MARKER, always_on_pointer
 
 from ..models import EvidenceRef, Finding
 from ..secrets import redact
-from .drafts import Draft, document, is_index_like, layer_of, locate_entry, plain, pointing_entries
+from .drafts import (
+    TYPE_SECTIONS,
+    Draft,
+    document,
+    is_index_like,
+    layer_of,
+    locate_entry,
+    plain,
+    pointing_entries,
+)
 from .orient import Snapshot
 
 STRENGTH = {"REMOVE": 3, "MERGE": 2, "EDIT": 1}
 MIN_REMOVE_CONFIDENCE = 0.6
-TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
 
 
 class _Claims:
