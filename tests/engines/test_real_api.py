@@ -19,7 +19,7 @@ REAL_URL = os.environ.get("ANTHROPIC_BASE_URL", "")
 @pytest.mark.real_api
 def test_anthropic_engine_on_the_example(snapshot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     if not REAL_KEY:
-        pytest.skip("needs ANTHROPIC_API_KEY")
+        pytest.fail("CONSOLIDATE_REAL_API=1 needs a real ANTHROPIC_API_KEY in the environment")
     monkeypatch.setenv("ANTHROPIC_API_KEY", REAL_KEY)
     if REAL_URL:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", REAL_URL)
