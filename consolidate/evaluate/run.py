@@ -20,7 +20,6 @@ from typing import Any
 from memory_layout import measure_index
 
 from ..apply import apply_plan
-from ..audit.devset import CATEGORIES, Score, score
 from ..discover.devset import KINDS
 from ..discover.devset_eval import Evaluation, evaluate
 from ..dream.additions import DUPLICATE
@@ -31,6 +30,7 @@ from ..dream.synthesize import synthesize
 from ..engines.offline import OfflineEngine
 from ..plan import Proposal
 from ..runs import journal_dir, write_scope
+from .audit_devset import CATEGORIES, Score, score
 from .proposals import RETIREMENT_CATEGORIES, ProposalScore, score_plan
 from .scenarios import Scenario, build_scenario, variation
 
