@@ -63,7 +63,8 @@ def run_dream(
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings, create=not options.dry_run)
         if snapshot.created_index:
-            progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
+            skipped = "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+            progress.say(f"MEMORY.md did not exist: created it; {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
         gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
