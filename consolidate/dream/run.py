@@ -63,7 +63,9 @@ def run_dream(
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings, create=not options.dry_run)
         if snapshot.created_index:
-            skipped = "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+            skipped = (
+                "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+            )
             progress.say(f"MEMORY.md did not exist: created it; {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
