@@ -87,6 +87,10 @@ class Finding(_Report):
     related: list[RelatedEntry] = Field(default_factory=list)  # entries a MERGE absorbs
     topic_file: str = ""  # the topic file a REMOVE or MERGE retires, if any
     topic_content: str = ""  # MERGE of topic files: new text of the file `replacement` links to
+    rationale: str = ""  # what was found, in words a reader understands (`evidence` adds `fact` to it)
+    fact: str = ""  # the fact behind it, when there is one: a commit, a manifest line, the line elsewhere
+    reason: str = ""  # what kind of finding within its category ("renamed", "in-claude-md", …)
+    subject: str = ""  # what it is about, for findings fixed together (a renamed path)
 
 
 class Usage(_Report):

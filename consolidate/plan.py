@@ -123,6 +123,8 @@ class Proposal(_Model):
     evidence: list[Evidence] = Field(default_factory=list)
     diff: str = ""
     warning: str | None = None
+    reason: str = ""  # the kind of finding within its category ("in-claude-md", "near-copy", …)
+    group: str | None = None  # the id of the group it is reviewed in, if any
     changes: list[Change] = Field(min_length=1)
 
     @property

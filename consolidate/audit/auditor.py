@@ -193,14 +193,12 @@ def _date_drafts(units: list[Unit]) -> list[Draft]:
             continue
         before = unit.content
         spans = [content_span(unit, r.start, r.end, wording(r, before)) for r in found]
-        anchor = (
-            "the git commit date of the line" if unit.date_source == "git" else "the file's modification time"
-        )
-        phrases = ", ".join(f"'{r.text}' → {r.when.isoformat()}" for r in found)
-        evidence = f"relative date ({phrases}); anchored on {unit.date:%Y-%m-%d}, {anchor}"
-        drafts.append(
-            Draft("DATE_FIX", unit, evidence, "EDIT", 0.85 if unit.date_source == "git" else 0.6, spans)
-        )
+        anchor = "the line was committed" if unit.date_source == "git" else "the file was last modified"
+        phrases = ", ".join(f"“{r.text}” means {r.when.isoformat()}" for r in found)
+        evidence = f"a relative date is ambiguous once time passes: {phrases}; written as that date"
+        draft = Draft("DATE_FIX", unit, evidence, "EDIT", 0.85 if unit.date_source == "git" else 0.6, spans)
+        draft.reason, draft.fact = "relative-date", f"{anchor} on {unit.date:%Y-%m-%d}"
+        drafts.append(draft)
     return drafts
 
 
@@ -212,7 +210,7 @@ def _secret_drafts(units: list[Unit]) -> list[Draft]:
             spans = [(m.start, m.end, f"[REDACTED:{m.kind}]") for m in matches]
             kinds = ", ".join(sorted({m.kind for m in matches}))
             evidence = f"a secret sits in memory ({kinds}) at line {unit.line}: redact it, and rotate it if it is real"
-            drafts.append(Draft("SECRET", unit, evidence, "EDIT", 0.9, spans))
+            drafts.append(Draft("SECRET", unit, evidence, "EDIT", 0.9, spans, reason="secret"))
     return drafts
 
 
@@ -221,7 +219,7 @@ def _dedupe(drafts: list[Draft]) -> list[Draft]:
     strength = {"REMOVE": 3, "MERGE": 2, "EDIT": 1, "CLUSTER": 1, "NONE": 0}
     best: dict[tuple[str, int, str, int, str], Draft] = {}
     for draft in drafts:
-        kind = draft.evidence.split(":", 1)[0] if draft.category == "HYGIENE" else ""
+        kind = draft.reason if draft.category == "HYGIENE" else ""
         key = (
             draft.category,
             id(draft.unit) if draft.unit else 0,

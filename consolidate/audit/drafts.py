@@ -17,7 +17,7 @@ Span = tuple[int, int, str]  # start, end (in the unit's text), new text
 class Draft:
     category: FindingCategory
     unit: Unit | None
-    evidence: str
+    evidence: str  # what was found, in words
     action: FindingAction = "NONE"
     confidence: float = 0.5
     spans: list[Span] = field(default_factory=list)  # for a composable EDIT
@@ -27,6 +27,9 @@ class Draft:
     topic_content: str = ""
     file: str = ""  # for whole-file findings (no unit)
     line: int = 0
+    reason: str = ""
+    fact: str = ""  # a commit, a manifest line, the matching line elsewhere
+    subject: str = ""
 
 
 def prefix_length(unit: Unit) -> int:
@@ -74,11 +77,15 @@ def _finding(draft: Draft, replacement: str) -> Finding:
         file=unit.file if unit else draft.file,
         entry=redact(unit.text) if unit else "",
         line=unit.line if unit else draft.line,
-        evidence=redact(draft.evidence)[:2000],
+        evidence=redact(draft.evidence + (f"; {draft.fact}" if draft.fact else ""))[:2000],
         action=draft.action,
         replacement=redact(replacement),
         confidence=round(draft.confidence, 2),
         related=[RelatedEntry(file=u.file, entry=redact(u.text)) for u in draft.related],
         topic_file=draft.topic_file,
         topic_content=redact(draft.topic_content),
+        rationale=redact(draft.evidence)[:1000],
+        fact=redact(draft.fact)[:1000],
+        reason=draft.reason,
+        subject=redact(draft.subject)[:300],
     )

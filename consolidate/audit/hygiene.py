@@ -49,6 +49,8 @@ def hygiene_findings(tree: MemoryTree, units: list[Unit]) -> list[Draft]:
             draft = Draft("HYGIENE", unit, f"{defect.kind}: {defect.detail}; {advice}", action, confidence)  # type: ignore[arg-type]
             draft.file, draft.line = defect.file, defect.line
             drafts.append(draft)
+        if drafts and not drafts[-1].reason:
+            drafts[-1].reason = defect.kind
     return drafts
 
 

@@ -255,7 +255,7 @@ def _symbol_check(
             new_text = re.sub(rf"(?<![\w$]){re.escape(part)}(?![\w$])", renamed[part], new_text)
         evidence = ", ".join(f"{p} was renamed to {renamed[p]}" for p in gone)
         return Check(claim, "renamed", f"{evidence} in {removal.commit.describe()}", new_text, removal.commit)
-    evidence = f"{', '.join(gone)} no longer occurs in tracked files; removed in {removal.commit.describe()}"
+    evidence = f"{', '.join(gone)} no longer occurs in the code; removed in {removal.commit.describe()}"
     return Check(claim, "stale", evidence, commit=removal.commit)
 
 
