@@ -195,7 +195,7 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
         entry = doc.find_entry(change.text)
         if entry is None:
             raise ChangeFailed(f"entry not found in {change.file}: {change.text[:60]!r}")
-        doc.remove_entry(entry)
+        doc.remove_entry_and_empty_heading(entry)
         ws.save(path, doc)
     elif isinstance(change, ReplaceText):
         _replace_text(ws, change, path)

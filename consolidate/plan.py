@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from .errors import UsageError
 from .settings import Settings
@@ -141,6 +141,19 @@ class Proposal(_Model):
         return list(dict.fromkeys(names))
 
 
+class ProposalGroup(_Model):
+    """Proposals of one kind and reason, reviewed as one decision; each item stays selectable by its id."""
+
+    id: str = Field(min_length=1)
+    action: Action
+    category: str = ""
+    reason: str = ""
+    summary: str = Field(min_length=1)
+    rationale: str = ""
+    items: list[str] = Field(min_length=1)
+    targets: dict[str, int] = Field(default_factory=dict)  # file → how many items change it
+
+
 class Plan(_Model):
     version: Literal[1] = 1
     engine: str = "offline"
@@ -155,6 +168,8 @@ class Plan(_Model):
     notes: list[str] = Field(default_factory=list)
     usage: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tokens and cost per agent
     gather: dict[str, Any] = Field(default_factory=dict)  # how phase 2 went: skips, fallbacks, failures
+    groups: list[ProposalGroup] = Field(default_factory=list)
+    waiting: int = 0  # proposals left for the next run, so one review stays a reviewable size
 
     @field_validator("proposals")
     @classmethod
@@ -166,15 +181,33 @@ class Plan(_Model):
             seen.add(proposal.id)
         return proposals
 
+    @model_validator(mode="after")
+    def _groups_name_proposals(self) -> Plan:
+        known = {p.id for p in self.proposals}
+        for group in self.groups:
+            missing = [item for item in group.items if item not in known]
+            if missing:
+                raise ValueError(f"group {group.id} lists unknown proposal(s) {', '.join(missing)}")
+            if group.id in known:
+                raise ValueError(f"group id {group.id} is also a proposal id")
+        return self
+
     def to_json(self) -> str:
         return (
             json.dumps(self.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
         )
 
+    def expand(self, ids: list[str]) -> list[str]:
+        """Proposal ids, with each group id replaced by the ids of its items."""
+        groups = {g.id.casefold(): g.items for g in self.groups}
+        return list(dict.fromkeys(i for pid in ids for i in groups.get(pid.casefold(), [pid])))
+
     def select(self, only: list[str] | None) -> list[Proposal]:
-        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""
+        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. `only` may
+        name groups (G1) as well as proposals (P3)."""
         chosen = self.proposals
         if only is not None:
+            only = self.expand(only)
             known = {p.id for p in self.proposals}
             unknown = [pid for pid in only if pid not in known]
             if unknown:

@@ -155,6 +155,39 @@ class Document:
         index = self._index_of(entry.block)
         del self.blocks[index]
 
+    def remove_entry_and_empty_heading(self, entry: Entry) -> None:
+        """Remove an entry; when it was the last thing under its heading (level 2 or deeper, no
+        subsection), the heading goes too, so removals never leave a skeleton of empty headings."""
+        index = self._index_of(entry.block)
+        del self.blocks[index]
+        if index < len(self.blocks) and index > 0 and self._blank(index) and self._ends_blank(index - 1):
+            del self.blocks[index]  # the blank line that separated the entry from what follows
+        while index >= 0:
+            index = self._drop_empty_heading_before(index)
+
+    def _drop_empty_heading_before(self, index: int) -> int:
+        """Drop the heading above `index` when nothing but blank lines is left under it; where it
+        was, or -1 when it stays."""
+        heading = next((i for i in range(index - 1, -1, -1) if self.blocks[i].kind == "heading"), None)
+        if heading is None or self.blocks[heading].level < 2:
+            return -1
+        end = heading + 1
+        while end < len(self.blocks) and self.blocks[end].kind != "heading":
+            if self.blocks[end].text.strip():
+                return -1
+            end += 1
+        if end < len(self.blocks) and self.blocks[end].level > self.blocks[heading].level:
+            return -1  # a subsection follows: the heading still holds something
+        del self.blocks[heading:end]
+        return heading
+
+    def _blank(self, index: int) -> bool:
+        return self.blocks[index].kind == "other" and not self.blocks[index].text.strip()
+
+    def _ends_blank(self, index: int) -> bool:
+        text = self.blocks[index].text
+        return self._blank(index) or text.endswith(("\n\n", "\r\n\r\n"))
+
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
         """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""
         block = Block("entry", self._lines(as_list_item(text)))

@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 
 from .claims import RUNTIMES, Claim
 from .drafts import Draft
@@ -286,10 +287,18 @@ def _redundant_with(
             related=[ref],
             reason="in-claude-md",
         )
-        draft.fact, draft.subject = f"{ref.file}:{ref.line}: {ref.content.strip()[:160]}", ref.file
+        draft.fact, draft.subject = _said_at(unit, ref), ref.file
         drafts.append(draft)
         taken.add(id(unit))
     return drafts
+
+
+def _said_at(unit: Unit, ref: Unit) -> str:
+    """Where CLAUDE.md says it: the line, and its words when they are not the entry's own."""
+    where = f"{Path(ref.file).name if ref.source == 'project-claude' else '~/.claude/CLAUDE.md'}:{ref.line}"
+    if _key(unit) == " ".join(ref.content.casefold().split()):
+        return f"{where} says it word for word"
+    return f"{where}: {ref.content.strip()[:160]}"
 
 
 def _sentences(text: str) -> list[str]:

@@ -76,7 +76,9 @@ def retirements(findings: list[Finding], snapshot: Snapshot) -> tuple[list[Draft
     notes += [
         f"check by hand ({f.category}, no safe change): {_where(f)}"
         for f in findings
-        if f.action == "NONE" and f.category in ("STALE", "CONTRADICT", "SUPERSEDED")
+        if f.action == "NONE"
+        and f.category in ("STALE", "CONTRADICT", "SUPERSEDED")
+        and (f.file, "") not in claims.keys  # a file a proposal retires needs no check
     ]
     return drafts, notes, claims
 

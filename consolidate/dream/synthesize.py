@@ -20,6 +20,7 @@ from ..secrets import has_secret, redact
 from .additions import MAX_ADD, additions
 from .drafts import Draft
 from .gather import GatherResult
+from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
 from .retire import retirements
@@ -33,8 +34,14 @@ class Synthesis:
 
 
 def synthesize(
-    snapshot: Snapshot, gathered: GatherResult, *, engine: str, max_add: int = MAX_ADD
+    snapshot: Snapshot,
+    gathered: GatherResult,
+    *,
+    engine: str,
+    max_add: int = MAX_ADD,
+    max_decisions: int | None = MAX_DECISIONS,
 ) -> Synthesis:
+    """The plan of one run; at most `max_decisions` review decisions (None: every proposal found)."""
     audit = gathered.audit or AuditReport()
     discovery = gathered.discovery or DiscoveryReport()
     retired, notes, claims = retirements(audit.findings, snapshot)
@@ -47,6 +54,7 @@ def synthesize(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
     )  # ids ascend in apply order
     plan = build_plan(snapshot, gathered, engine, ordered, notes)
+    group_proposals(plan, max_decisions=max_decisions if max_decisions is not None else len(plan.proposals))
     return Synthesis(plan, plan.notes, added.recorded_queue_ids)
 
 

@@ -42,7 +42,10 @@ MAX_ADD = 7
 def _dream(scenario: Scenario) -> Any:
     snapshot = orient(scenario.settings, create=False)
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=EPOCH))
-    return gathered, synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan
+    # every proposal found, before the review's cap on decisions per run: what the dream finds, not what one review shows
+    return gathered, synthesize(
+        snapshot, gathered, engine="offline", max_add=MAX_ADD, max_decisions=None
+    ).plan
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:

@@ -74,3 +74,34 @@ def test_approved_subset_is_applied(fake_api, example, tmp_path, capsys) -> None
     )
     assert outcome.count("| done |") == 1 and "consolidate undo" in outcome
     assert messages[-1].result == "APPLIED"
+
+
+def test_a_group_is_approved_as_one_decision(fake_api, example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan = tmp_path / "plan.json"
+    home = str(example.claude_home)
+    assert main(["dream", str(example.project), "--claude-home", home, "--plan-out", str(plan)]) == 0
+    capsys.readouterr()
+    data = json.loads(plan.read_text())
+    dates = next(g for g in data["groups"] if g["category"] == "DATE_FIX")
+    apply = f"{sys.executable} -m consolidate apply {plan} --project {example.project} --claude-home {home}"
+
+    def apply_what_was_approved(body: dict[str, Any]) -> Step:
+        answer = re.search(r"Approve selected: ([GP0-9, ]+)", after_last_assistant(body))
+        assert answer is not None, "the answer did not reach the model"
+        return tool_use("Bash", {"command": f"{apply} --only {answer.group(1).replace(' ', '')}"})
+
+    fake_api.script("", [tool_use("AskUserQuestion", QUESTION), apply_what_was_approved, text("APPLIED")])
+
+    async def user(tool: str, tool_input: dict[str, Any], context: Any) -> Any:
+        if tool == "AskUserQuestion":
+            answers = {q["question"]: f"Approve selected: {dates['id']}" for q in tool_input["questions"]}
+            return PermissionResultAllow(updated_input={**tool_input, "answers": answers})
+        if tool == "Bash" and tool_input["command"].startswith(apply):
+            return PermissionResultAllow()
+        return PermissionResultDeny(message="not part of this review")
+
+    _session("/consolidate:extract-learnings", str(example.project), can_use_tool=user)
+    outcome = json.loads(after_last_assistant(fake_api.requests[-1]))[0]["content"][0]["content"]
+    assert outcome.count("| done |") == len(dates["items"]) == 2 and "| EDIT |" in outcome
+    memory = "".join(p.read_text() for p in example.memory_dir.glob("*.md"))
+    assert "yesterday" not in memory.lower()
