@@ -23,11 +23,13 @@ from memory_layout.tree import link_candidates
 from .errors import ConsolidateError
 from .fsutil import atomic_write, digest_file
 from .journal import COMPLETE, Journal
+from .moves import move_section
 from .plan import (
     AddEntry,
     Change,
     ClusterSection,
     DropEntry,
+    MoveSection,
     Plan,
     PlanError,
     Proposal,
@@ -203,6 +205,9 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
         _redact_file(ws, change, path)
     elif isinstance(change, ClusterSection):
         _cluster(ws, change, path, paths[change.cluster_file])
+    elif isinstance(change, MoveSection):
+        for text in move_section(ws, change, path, paths[change.topic_file]):
+            _check_links(ws, path, text)
 
 
 def _redact_file(ws: Workspace, change: RedactSecrets, path: Path) -> None:

@@ -87,6 +87,19 @@ class ClusterSection(_Change):
     preamble: str = ""
 
 
+class MoveSection(_Change):
+    """Move a section of an index (its heading's content, subsections included) into a new topic file,
+    leaving the heading and one trigger pointer; `keep` names entries that stay in the index."""
+
+    op: Literal["move_section"]
+    heading: str  # the heading line as written ("## Agent Basics"); "" for the text before the first heading
+    occurrence: int = Field(default=1, ge=1)  # which of several headings with this text
+    topic_file: str = Field(min_length=1)
+    pointer: str = Field(min_length=1)
+    frontmatter: str = ""
+    keep: list[str] = Field(default_factory=list)
+
+
 Change = Annotated[
     AddEntry
     | ReplaceEntry
@@ -95,7 +108,8 @@ Change = Annotated[
     | RedactSecrets
     | WriteFile
     | TrashFile
-    | ClusterSection,
+    | ClusterSection
+    | MoveSection,
     Field(discriminator="op"),
 ]
 
@@ -138,6 +152,8 @@ class Proposal(_Model):
             names.append(change.file)
             if isinstance(change, ClusterSection):
                 names.append(change.cluster_file)
+            if isinstance(change, MoveSection):
+                names.append(change.topic_file)
         return list(dict.fromkeys(names))
 
 

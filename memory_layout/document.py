@@ -141,6 +141,36 @@ class Document:
         wanted = _comparable(text)
         return next((e for e in self.entries() if _comparable(e.text) == wanted), None)
 
+    def section_span(self, heading: str, occurrence: int = 1) -> tuple[int, int] | None:
+        """Block indices [start, end) of a section: its heading block (the `occurrence`-th whose line
+        is `heading`) up to the next heading of the same or a higher level. For heading "" the blocks
+        before the first heading (frontmatter excluded)."""
+        if not heading:
+            start = 1 if self.blocks and self.blocks[0].kind == "frontmatter" else 0
+            end = next((i for i, b in enumerate(self.blocks) if b.kind == "heading"), len(self.blocks))
+            return (start, end) if end > start else None
+        seen = 0
+        for index, block in enumerate(self.blocks):
+            if block.kind != "heading" or block.text.strip() != heading.strip():
+                continue
+            seen += 1
+            if seen == occurrence:
+                end = index + 1
+                while end < len(self.blocks) and not (
+                    self.blocks[end].kind == "heading" and self.blocks[end].level <= block.level
+                ):
+                    end += 1
+                return index, end
+        return None
+
+    def replace_blocks(self, start: int, end: int, texts: list[str]) -> None:
+        """Put new blocks (entries for list items, else prose) where blocks [start, end) were."""
+        new = [
+            Block("entry" if LIST_MARKER.match(t) else "other", self._lines(t) if t.strip() else t)
+            for t in texts
+        ]
+        self.blocks[start:end] = new
+
     # -- editing ---------------------------------------------------------------------------
 
     def replace_entry(self, entry: Entry, new_text: str) -> None:

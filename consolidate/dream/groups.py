@@ -51,6 +51,10 @@ _WORDS = {
         "new learnings",
         "each is a lesson the sessions taught that memory does not hold yet; its evidence says where",
     ),
+    ("CLUSTER", "HYGIENE", "over-budget"): (
+        "sections and long entries moved to topic files to fit the index",
+        "",
+    ),
     ("REMOVE", "SUPERSEDED", "replaced"): (
         "entries a newer entry replaced",
         "a newer entry says what each one described was replaced",
@@ -82,8 +86,8 @@ def group_proposals(plan: Plan, *, max_decisions: int = MAX_DECISIONS) -> None:
         keyed.setdefault(_key(proposal), []).append(proposal)
     waiting: list[Proposal] = []
     units: list[list[Proposal]] = []
-    for key, members in keyed.items():
-        if len(members) > 1 and key[0] != "CLUSTER":
+    for members in keyed.values():
+        if len(members) > 1:
             kept = [m for m in members if not _may_wait(m)] + [m for m in members if _may_wait(m)]
             units.append(kept[:MAX_GROUP_ITEMS])
             waiting += kept[MAX_GROUP_ITEMS:]
@@ -143,7 +147,8 @@ def _group(gid: str, members: list[Proposal]) -> ProposalGroup:
     noun, why = _WORDS.get((first.action, first.category, first.reason), ("", ""))
     if not noun:
         noun = "new learnings" if first.action == "ADD" else f"{first.category.lower()} changes"
-        why = first.rationale if all(m.rationale == first.rationale for m in members) else ""
+    if not why and all(m.rationale == first.rationale for m in members):
+        why = first.rationale
     files = Counter(m.target.file for m in members)
     return ProposalGroup(
         id=gid,

@@ -18,6 +18,7 @@ from ..review import preview_diff
 from ..runs import write_scope
 from ..secrets import has_secret, redact
 from .additions import MAX_ADD, additions
+from .budget import budget_drafts
 from .drafts import Draft
 from .gather import GatherResult
 from .groups import MAX_DECISIONS, group_proposals
@@ -49,6 +50,9 @@ def synthesize(
     drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
     adds = [d for d in added.drafts if d.action == "ADD"]
     clusters = cluster_drafts(snapshot, drafts + adds)
+    moves, over = budget_drafts(snapshot, drafts + clusters + adds)
+    clusters += moves
+    notes += over
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
     ordered = sorted(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
