@@ -20,7 +20,7 @@ from ..secrets import find_secrets
 from ..settings import Settings
 from .claims import Claim
 from .dates import find_relative_dates, wording
-from .drafts import Draft, content_span, finalize
+from .drafts import Draft, content_span, finalize, keep_lists_whole
 from .hygiene import hygiene_findings
 from .layers import count_findings, memory_files, read_claude_layers
 from .lowvalue import low_value_findings
@@ -93,8 +93,10 @@ def audit_tree(
     drafts += topic_merges(tree, units, taken)
     known = frozenset(c.value for c, k in checks.items() if c.kind == "version" and k.status != "unknown")
     drafts += pair_findings([u for u in units if id(u) not in taken], project_units + user_units, known)
-    drafts += low_value_findings(units) + (hygiene_findings(tree, units) if tree.index is not None else [])
-    findings = finalize(_dedupe(drafts))
+    drafts += low_value_findings(units) + (
+        hygiene_findings(tree, units, project_root) if tree.index is not None else []
+    )
+    findings = finalize(_dedupe(keep_lists_whole(drafts, units)))
     findings.sort(key=lambda f: (f.file, f.line, _ORDER.index(f.category)))
     files = count_findings(memory_files(units) + claude.files, findings)
     report(len(units) + len(project_units) + len(user_units))

@@ -89,3 +89,22 @@ def _finding(draft: Draft, replacement: str) -> Finding:
         reason=draft.reason,
         subject=redact(draft.subject)[:300],
     )
+
+
+def keep_lists_whole(drafts: list[Draft], units: list[Unit]) -> list[Draft]:
+    """A numbered step is part of a procedure: it is merged never, and removed only with every other
+    step of its list (a duplicated list goes whole; one step alone would leave a gap in the numbers)."""
+    removed = {id(d.unit) for d in drafts if d.action == "REMOVE" and d.unit is not None}
+    members: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.extras.get("ordered"):
+            members.setdefault(str(unit.extras.get("list")), []).append(unit)
+    for draft in drafts:
+        steps = [u for u in [draft.unit, *draft.related] if u is not None and u.extras.get("ordered")]
+        if not steps or draft.action not in ("REMOVE", "MERGE"):
+            continue
+        whole = all(id(u) in removed for u in members.get(str(steps[0].extras.get("list")), []))
+        if draft.action == "MERGE" or not whole:
+            draft.action, draft.confidence = "NONE", min(draft.confidence, 0.5)
+            draft.evidence += "; it is a numbered step of a list that stays, so it is left for a person"
+    return drafts

@@ -18,6 +18,7 @@ from .claims import Claim, extract_claims
 
 Source = Literal["index", "cluster", "topic", "project-claude", "user-claude"]
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ORDERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 
 
 @dataclass
@@ -70,7 +71,7 @@ def memory_units(tree: MemoryTree) -> list[Unit]:
 def document_units(doc: Document, file: str, source: Source, *, start: int = 0) -> list[Unit]:
     """Entries of a document, plus its prose paragraphs for topic and CLAUDE.md files."""
     units: list[Unit] = []
-    leads = _leads(doc)
+    leads, lists = _leads(doc), _lists(doc, file)
     for entry in doc.entries():
         units.append(
             Unit(
@@ -84,6 +85,7 @@ def document_units(doc: Document, file: str, source: Source, *, start: int = 0) 
                 entry.section,
                 entry.links,
                 lead=leads.get(entry.line, entry.section),
+                extras={"list": lists.get(entry.line, ""), "ordered": bool(_ORDERED.match(entry.text))},
             )
         )
     if source != "index" and source != "cluster":
@@ -92,6 +94,21 @@ def document_units(doc: Document, file: str, source: Source, *, start: int = 0) 
     for offset, unit in enumerate(units):
         unit.order = start + offset
     return units
+
+
+def _lists(doc: Document, file: str) -> dict[int, str]:
+    """For each entry's line, which list it belongs to: entries with only blank lines between them."""
+    lists: dict[int, str] = {}
+    line, number, open_list = 1, 0, False
+    for block in doc.blocks:
+        if block.kind == "entry":
+            if not open_list:
+                number, open_list = number + 1, True
+            lists[line] = f"{file}#{number}"
+        elif block.text.strip():
+            open_list = False
+        line += block.line_count
+    return lists
 
 
 def _leads(doc: Document) -> dict[int, str]:

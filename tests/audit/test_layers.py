@@ -88,3 +88,29 @@ def test_counts_add_up_across_every_layer(project: Project, tmp_path: Path) -> N
     assert report.entries_audited == 6
     assert {f.category for f in report.findings} >= {"STALE", "LOW-VALUE", "DATE_FIX"}
     _adds_up(report)
+
+
+def test_a_memory_link_to_a_project_file_is_not_dangling(project: Project) -> None:
+    project.repo.write("docs/guide.md", "# Guide\n")
+    project.entries("Read the [guide](docs/guide.md) first.", "[gone](docs/gone.md)")
+    hygiene = [f for f in project.findings("HYGIENE") if "dangling" in f.evidence]
+    assert [f.entry for f in hygiene] == ["- [gone](docs/gone.md)"]
+
+
+def test_numbered_steps_are_never_merged_and_removed_only_with_their_whole_list(project: Project) -> None:
+    steps = "1. Claude makes the final commit on the branch\n2. User merges the branch to main\n3. User pushes main\n"
+    project.write_memory(
+        "# Memory\n\n## Release\n\n1. Update the changelog with the result\n"
+        "2. User merges branch to main (Claude cannot merge)\n\n## Merge workflow\n\n"
+        + steps
+        + "\nThe same again:\n\n"
+        + steps
+        + "\n## Other\n\n- User merges the branch to main\n"
+    )
+    findings = project.findings()
+    assert not [f for f in findings if f.action == "MERGE"]
+    assert [f.line for f in findings if f.action == "REMOVE"] == [
+        16,
+        17,
+        18,
+    ]  # the duplicated list goes whole
