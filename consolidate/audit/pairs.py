@@ -270,9 +270,18 @@ def _redundant_with(
         if id(unit) in taken or len(sets[i]) < 3 or containment(sets[i], combined[j]) < 0.8:
             continue
         share = containment(sets[i], combined[j])
+        where = "the user's CLAUDE.md" if ref.source == "user-claude" else "the project's CLAUDE.md"
+        differ = _values_not_in(unit.content, ref.content)
+        if differ:
+            evidence = f"{where} says this with other values: {', '.join(differ[:3])} here is not in it; check which holds"
+            drafts.append(
+                Draft("CONTRADICT", unit, evidence, "NONE", 0.5, related=[ref], reason="in-claude-md")
+            )
+            drafts[-1].fact = _said_at(unit, ref)
+            taken.add(id(unit))
+            continue
         exact = share >= 0.9 and jaccard(sets[i], combined[j]) >= 0.6
         removable = exact and unit.is_entry and not unit.links and unit.source in ("index", "cluster")
-        where = "the user's CLAUDE.md" if ref.source == "user-claude" else "the project's CLAUDE.md"
         evidence = (
             f"{where} already says this ({share:.0%} of its words), and every session loads it"
             if removable
@@ -291,6 +300,13 @@ def _redundant_with(
         drafts.append(draft)
         taken.add(id(unit))
     return drafts
+
+
+def _values_not_in(text: str, reference: str) -> list[str]:
+    """Code spans and numbers of `text` that `reference` does not contain: a changed default or version."""
+    plain = reference.replace("\\", "")
+    found = re.findall(r"`[^`\n]+`|(?<![\w.])\d+(?:\.\d+)*(?![\w.])", text.replace("\\", ""))
+    return [v for v in dict.fromkeys(found) if v not in plain and v.strip("`") not in plain]
 
 
 def _said_at(unit: Unit, ref: Unit) -> str:

@@ -114,3 +114,15 @@ def test_numbered_steps_are_never_merged_and_removed_only_with_their_whole_list(
         17,
         18,
     ]  # the duplicated list goes whole
+
+
+def test_an_entry_claude_md_says_with_another_value_is_a_contradiction_not_a_removal(
+    project: Project,
+) -> None:
+    claude = project.repo.write(
+        "CLAUDE.md", "# Guide\n\n- `use_vision` (default: `auto`): vision mode for every step of the agent\n"
+    )
+    project.entries("`use_vision` (default: `True`): vision mode for every step of the agent")
+    [finding] = [f for f in project.audit(claude).findings if f.entry.startswith("- `use_vision`")]
+    assert (finding.category, finding.action) == ("CONTRADICT", "NONE")
+    assert "`True`" in finding.evidence and "CLAUDE.md:3" in finding.fact
