@@ -303,10 +303,13 @@ def _redundant_with(
 
 
 def _values_not_in(text: str, reference: str) -> list[str]:
-    """Code spans and numbers of `text` that `reference` does not contain: a changed default or version."""
+    """Code spans and numbers of `text` that `reference` does not hold as a whole value: a changed
+    default (`"True"` → `"auto"`) or version (`X.Y.Z-dev` → `X.Y.Z-dev0`)."""
+    pattern = r"`[^`\n]+`|(?<![\w.])\d+(?:\.\d+)*(?![\w.])"
     plain = reference.replace("\\", "")
-    found = re.findall(r"`[^`\n]+`|(?<![\w.])\d+(?:\.\d+)*(?![\w.])", text.replace("\\", ""))
-    return [v for v in dict.fromkeys(found) if v not in plain and v.strip("`") not in plain]
+    held = {v.strip("`") for v in re.findall(pattern, plain)} | set(re.findall(r"[\w.:/-]+", plain))
+    found = re.findall(pattern, text.replace("\\", ""))
+    return [v for v in dict.fromkeys(found) if v.strip("`") not in held]
 
 
 def _said_at(unit: Unit, ref: Unit) -> str:

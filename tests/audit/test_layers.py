@@ -126,3 +126,11 @@ def test_an_entry_claude_md_says_with_another_value_is_a_contradiction_not_a_rem
     [finding] = [f for f in project.audit(claude).findings if f.entry.startswith("- `use_vision`")]
     assert (finding.category, finding.action) == ("CONTRADICT", "NONE")
     assert "`True`" in finding.evidence and "CLAUDE.md:3" in finding.fact
+
+
+def test_a_version_suffix_that_changed_is_another_value(project: Project) -> None:
+    claude = project.repo.write(
+        "CLAUDE.md", "# Guide\n\n- Bump the version, use `X.Y.Z-dev0` for multi-step work\n"
+    )
+    project.entries("Bump the version, use `X.Y.Z-dev` for multi-step work")
+    assert [f.category for f in project.audit(claude).findings] == ["CONTRADICT"]
