@@ -58,7 +58,7 @@ class _Candidate:
 
 def budget_drafts(snapshot: Snapshot, drafts: list[Draft]) -> tuple[list[Draft], list[str]]:
     """Moves that bring MEMORY.md within budget once `drafts` are applied, and a note when they cannot."""
-    if document(snapshot, INDEX) is None:
+    if document(snapshot, INDEX) is None or _fits_anyway(snapshot, drafts):
         return [], []
     after = measure_index(projected_index(snapshot, drafts))
     if after.lines <= BUDGET_LINES and after.bytes <= BUDGET_BYTES:
@@ -94,6 +94,21 @@ def budget_drafts(snapshot: Snapshot, drafts: list[Draft]) -> tuple[list[Draft],
             "section that can move — split it under headings, or apply this plan and dream again"
         )
     return moves, notes
+
+
+def _fits_anyway(snapshot: Snapshot, drafts: list[Draft]) -> bool:
+    """Within budget however the drafts are applied: the index now, plus everything they could add to
+    it (no need to run them all to know)."""
+    index = snapshot.tree.files[INDEX].data
+    now = measure_index(index)
+    added = [c for d in drafts for c in d.changes if c.get("file") == INDEX and c["op"] != "drop_entry"]
+    more_lines = sum(
+        len(split_lines(str(c.get("text") or c.get("new") or c.get("pointer") or ""))) + 2 for c in added
+    )
+    more_bytes = sum(
+        len(str(c.get("text") or c.get("new") or c.get("pointer") or "").encode()) + 80 for c in added
+    )
+    return now.lines + more_lines <= BUDGET_LINES and now.bytes + more_bytes <= BUDGET_BYTES
 
 
 def _touched(drafts: list[Draft], current: Document | None) -> dict[str, set[str]]:

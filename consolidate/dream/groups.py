@@ -102,7 +102,7 @@ def group_proposals(plan: Plan, *, max_decisions: int = MAX_DECISIONS) -> None:
         units.remove(last)
         waiting += last
     _renumber(plan, units)
-    plan.waiting = len(waiting)
+    plan.waiting += len(waiting)
     if waiting:
         kinds = Counter(f"{p.action} {p.category}".strip() for p in waiting)
         listed = ", ".join(f"{n} {kind}" for kind, n in kinds.most_common())

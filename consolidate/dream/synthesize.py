@@ -57,14 +57,21 @@ def synthesize(
     ordered = sorted(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
     )  # ids ascend in apply order
-    plan = build_plan(snapshot, gathered, engine, ordered, notes)
-    group_proposals(plan, max_decisions=max_decisions if max_decisions is not None else len(plan.proposals))
+    plan = build_plan(snapshot, gathered, engine, ordered, notes, max_decisions=max_decisions)
     return Synthesis(plan, plan.notes, added.recorded_queue_ids)
 
 
 def build_plan(
-    snapshot: Snapshot, gathered: GatherResult, engine: str, drafts: list[Draft], notes: list[str]
+    snapshot: Snapshot,
+    gathered: GatherResult,
+    engine: str,
+    drafts: list[Draft],
+    notes: list[str],
+    *,
+    max_decisions: int | None = None,
 ) -> Plan:
+    """Proposals with their diffs, grouped for review; with `max_decisions`, what a review cannot
+    take waits for the next run before any diff is computed for it."""
     layout = snapshot.settings.layout
     scope = write_scope(snapshot.settings)
     proposals: list[Proposal] = []
@@ -95,14 +102,15 @@ def build_plan(
             redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
         ],
     )
+    if max_decisions is not None:
+        group_proposals(plan, max_decisions=max_decisions)
     for proposal in plan.proposals:
         proposal.diff = preview_diff(plan, proposal, scope)
     unchanged = [p for p in plan.proposals if not p.diff.strip()]
     if unchanged:
         plan.notes += [f"dropped (no change): {redact(p.summary)}" for p in unchanged]
         plan.proposals = [p for p in plan.proposals if p.diff.strip()]
-        for number, proposal in enumerate(plan.proposals, start=1):
-            proposal.id = f"P{number}"
+    group_proposals(plan, max_decisions=len(plan.proposals))  # groups and ids of what is left
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {
         "auditor_skipped": gathered.auditor_skipped,
