@@ -90,7 +90,7 @@ def _every_file(folder: Path) -> list[Problem]:
             if not filename.lower().endswith(".md"):
                 problems.append(Problem("not-markdown", name, 0, "only Markdown memory belongs here"))
                 continue
-            found = home_path(_without_secrets(text))
+            found = home_path(_without_secrets(text), Path.home())
             if found is not None:
                 detail = f"{found[1]}…: a path in a home directory means nothing in another clone"
                 problems.append(Problem("home-path", name, found[0], detail))

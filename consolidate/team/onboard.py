@@ -67,9 +67,9 @@ def _item(item: BriefItem, today: date) -> list[str]:
     if item.stale:
         lines.append(f"  ⚠ stale: {' '.join(item.stale.split())}")
     where = f"`{item.source}`" + (f" line {item.line}" if item.line else "")
-    lines.append(
-        f"  — {_age(item, today)}{f', shared by {item.shared_by}' if item.shared_by else ''}; {where}"
-    )
+    signal = f" from a {item.signal}" if item.signal and item.signal != "unknown" else ""
+    who = f", shared by {item.shared_by}" if item.shared_by else ""
+    lines.append(f"  — {_age(item, today)}{signal}{who}; {where}")
     return lines
 
 

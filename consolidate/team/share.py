@@ -53,6 +53,7 @@ class ShareRequest:
     user: str  # who shares: `git config user.name`
     today: date
     include_personal: bool = False
+    memory_id: str = ""  # which memory dir shares: what it shared before is its own to edit or remove
 
 
 @dataclass
@@ -75,7 +76,7 @@ class _Team:
 def share_drafts(snapshot: Snapshot, request: ShareRequest) -> SharePlanDrafts:
     layout = snapshot.settings.layout
     assert layout.team_dir is not None
-    team = _read_team(snapshot.team, request.user)
+    team = _read_team(snapshot.team, request)
     result = SharePlanDrafts()
     roots = _roots(layout.git_root)
     kept: set[str] = set()
@@ -91,14 +92,15 @@ def share_drafts(snapshot: Snapshot, request: ShareRequest) -> SharePlanDrafts:
     return result
 
 
-def _read_team(tree: MemoryTree | None, user: str) -> _Team:
+def _read_team(tree: MemoryTree | None, request: ShareRequest) -> _Team:
     team = _Team(tree)
     if tree is None:
         return team
     team.names = set(tree.files)
     for name, file in tree.files.items():
         mark = provenance_of(file.document) if file.is_topic else {}
-        if mark.get("shared_by") == user and mark.get("source"):
+        mine = mark.get("shared_by") == request.user and mark.get("memory_id") == request.memory_id
+        if mine and mark.get("source"):
             team.own[str(mark["source"])] = name
     mine = set(team.own.values())
     for unit in team_units(tree):
@@ -175,6 +177,7 @@ def _copy(
     for topic in unit.topics or (unit.key,):
         learned, signal = learned_on(tree, topic if unit.topics else unit.file)
         mark = provenance(learned, signal, request.user, request.today, topic)
+        mark["memory_id"] = request.memory_id
         if previous:
             mark.update({k: previous[k] for k in ("learned", "shared") if k in previous})
             mark["updated"] = request.today.isoformat()

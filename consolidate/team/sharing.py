@@ -6,6 +6,7 @@ change is reviewed like code.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TextIO
@@ -17,6 +18,7 @@ from ..dream.orient import orient
 from ..dream.run import DreamOptions, review_plan
 from ..dream.synthesize import build_plan
 from ..errors import UsageError
+from ..fsutil import atomic_write
 from ..gitrepo import GitRepo
 from ..plan import Plan, Proposal
 from ..review import Ask, preview_diff
@@ -48,9 +50,26 @@ def sharer(settings: Settings) -> str:
     return name
 
 
+def memory_id(settings: Settings) -> str:
+    """A random id of this memory dir, kept in our state dir: what was shared from it is recognised
+    as its own (to edit or remove later), and nothing about the machine or its paths leaves with it."""
+    path = settings.run_dir("share") / "memory-id"
+    try:
+        known = path.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        known = ""
+    if len(known) == 16 and all(c in "0123456789abcdef" for c in known):
+        return known
+    fresh = uuid.uuid4().hex[:16]
+    atomic_write(path, fresh.encode("ascii"))
+    return fresh
+
+
 def plan_share(settings: Settings, options: ShareOptions) -> Plan:
     """The share plan on the current files; the caller holds the run lock."""
-    request = ShareRequest(sharer(settings), datetime.now(UTC).date(), options.include_personal)
+    request = ShareRequest(
+        sharer(settings), datetime.now(UTC).date(), options.include_personal, memory_id(settings)
+    )
     snapshot = orient(settings, create=False)
     planned = share_drafts(snapshot, request)
     plan = build_plan(snapshot, GatherResult(), "share", planned.drafts, planned.notes)

@@ -208,3 +208,12 @@ def test_share_needs_git_and_a_user_name(tmp_path: Path, alice: Clone, capsys) -
     alice.write_memory(memory(alice))
     code, out, err = share(alice, capsys, "--dry-run")
     assert code == 2 and "git config user.name is not set" in err
+
+
+def test_the_same_person_on_another_machine_removes_nothing(alice: Clone, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    alice.write_memory(memory(alice))
+    assert share(alice, capsys, "--yes")[0] == 0
+    other = tmp_path / "laptop-claude"  # another Claude config dir, empty memory, same git user
+    code, out, err = run(capsys, "share", str(alice.path), "--claude-home", str(other), "--json")
+    assert code == 0, err
+    assert json.loads(out)["proposals"] == []
