@@ -117,7 +117,7 @@ def team_topic(
 
 def note_topic(unit: MemoryUnit, provenance: dict[str, Any], roots: list[Path]) -> str:
     """A topic file for an index note that has none, so every shared learning carries provenance."""
-    text = portable(unit.entry.content.strip(), roots)
+    text = portable("\n".join(line.strip() for line in unit.entry.content.strip().splitlines()), roots)
     data = {"name": plain(text, 60), "description": plain(text, 140)}
     return _with_provenance(data, provenance, text + "\n")
 
@@ -131,13 +131,13 @@ def _with_provenance(data: dict[str, Any], provenance: dict[str, Any], body: str
 def team_entry(unit: MemoryUnit, tree: MemoryTree, links: dict[str, str], roots: list[Path]) -> str:
     """The index line of the team copy: the entry with its links moved to the team copies (a note gets
     a pointer to its new topic file), repository paths made relative."""
-    text = portable(unit.entry.content.strip(), roots)
     if unit.topics:
-        return _relink(text, tree, unit.file, links)
-    note = links[unit.key]
-    if unit.entry.kind is EntryKind.TRIGGER:
-        return f"{text.rstrip()} → [detail]({quote(note)})"
-    return always_on_pointer(text, quote(note))
+        return _relink(portable(unit.entry.content.strip(), roots), tree, unit.file, links)
+    headline = portable(unit.entry.headline.strip(), roots)  # the note's other lines go to its topic file
+    note = quote(links[unit.key])
+    if unit.entry.kind is EntryKind.TRIGGER or headline.startswith("**"):
+        return f"{headline.rstrip()} → [detail]({note})"
+    return always_on_pointer(headline, note)
 
 
 def note_name(unit: MemoryUnit) -> str:
