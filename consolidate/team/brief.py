@@ -45,6 +45,9 @@ _FENCED = re.compile(
     r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?(?:^ {0,3}\1[`~]*[ \t]*\n|\Z)", re.MULTILINE | re.DOTALL
 )
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_LIST_ITEM = re.compile(r"(?m)^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+MAX_ITEMS, MAX_COMMANDS = 4, 6
+_SHELL = {"", "sh", "bash", "shell", "zsh", "console", "fish", "powershell", "ps1", "bat", "cmd"}
 _LINK = re.compile(r"\[([^\]\n]*)\]\([^)\n]*\)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`*(\[\"'])")
 _STALE = ("STALE", "CONTRADICT", "SUPERSEDED")
@@ -242,6 +245,7 @@ class _Section:
     line: int  # 1-based line of the heading (0: before the first heading)
     end: int
     blocks: list[Block]
+    level: int = 0
 
 
 def _claude_items(
@@ -268,6 +272,8 @@ def _claude_items(
         )
         topic = heading_topic(section.title)
         if topic == OTHER and not flag:
+            if section.level == 1:
+                continue  # the document's title: what it says is the file's own introduction
             also.append((section.title or "(top)", f"{relative}:{section.line or 1}"))
             continue
         item = BriefItem(topic, f"**{section.title}** — {text}" if section.title else text, detail,
@@ -288,7 +294,11 @@ def _sections(blocks: list[Block]) -> list[_Section]:
             trail.append((block.level, block.title.strip()))
             sections.append(
                 _Section(
-                    " › ".join(t for level, t in trail if level > 1) or block.title.strip(), line, line, []
+                    " › ".join(t for level, t in trail if level > 1) or block.title.strip(),
+                    line,
+                    line,
+                    [],
+                    block.level,
                 )
             )
         elif block.kind != "frontmatter":
@@ -299,34 +309,57 @@ def _sections(blocks: list[Block]) -> list[_Section]:
 
 
 def _lead(blocks: list[Block]) -> tuple[str, list[str]]:
-    """The first sentence of a section (its lead rule), and the items of the list it introduces."""
-    text = _COMMENT.sub("", _FENCED.sub("", "".join(b.text for b in blocks)))
-    paragraphs = [p for p in re.split(r"\n\s*\n", text) if p.strip()]
-    if not paragraphs:
+    """The first sentence of a section (its lead rule) and, when it introduces something (it ends with
+    a colon), the items of that list or the commands of that code block."""
+    parts = _parts(_COMMENT.sub("", "".join(b.text for b in blocks)))
+    prose = [i for i, (kind, _) in enumerate(parts) if kind == "text"]
+    if not prose:
         return "", []
-    first = paragraphs[0]
-    lines = split_lines(first)
-    if lines and re.match(r"^\s*(?:[-*+]|\d{1,9}[.)])\s", lines[0]):
-        return _sentence(re.sub(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+", "", _item_of(lines))), []
-    lead = _sentence(first)
-    detail: list[str] = []
-    if lead.endswith(":"):
-        rest = paragraphs[1] if len(paragraphs) > 1 else ""
-        detail = [
-            " ".join(item.split())
-            for item in re.split(r"(?m)^\s*(?:[-*+]|\d{1,9}[.)])\s+", rest)
-            if item.strip()
-        ][:4]
-    return lead, detail
+    first = prose[0]
+    lines = split_lines(parts[first][1])
+    if _LIST_ITEM.match(lines[0]):  # a list of rules: the first leads, a few more follow
+        items = [" ".join(i.split()) for i in _LIST_ITEM.split(parts[first][1]) if i.strip()]
+        return _sentence(items[0]), items[1:MAX_ITEMS]
+    lead = _sentence(parts[first][1])
+    if not lead.rstrip("*_").endswith(":") or first + 1 >= len(parts):
+        return lead, []
+    kind, following = parts[first + 1]
+    if kind == "code":
+        commands = [
+            line.strip()
+            for line in following.splitlines()
+            if line.strip() and not line.lstrip().startswith("#")
+        ]
+        return lead, [f"`{command}`" for command in commands[:MAX_COMMANDS]]
+    items = [" ".join(item.split()) for item in _LIST_ITEM.split(following) if item.strip()]
+    return lead, items[:MAX_ITEMS]
 
 
-def _item_of(lines: list[str]) -> str:
-    item = [lines[0]]
-    for line in lines[1:]:
-        if re.match(r"^\s*(?:[-*+]|\d{1,9}[.)])\s", line):
-            break
-        item.append(line)
-    return "".join(item)
+def _parts(text: str) -> list[tuple[str, str]]:
+    """The section as paragraphs ("text", a list starting a paragraph of its own) and the bodies of its
+    shell code fences ("code"; other code is not a command), in order."""
+    parts: list[tuple[str, str]] = []
+    position = 0
+    for fence in _FENCED.finditer(text):
+        parts += _paragraphs(text[position : fence.start()])
+        head, _, body = fence.group(0).partition("\n")
+        if head.strip(" `~").lower() in _SHELL:
+            parts.append(("code", re.sub(r"(?m)^ {0,3}(`{3,}|~{3,})[ \t]*$", "", body)))
+        position = fence.end()
+    return parts + _paragraphs(text[position:])
+
+
+def _paragraphs(text: str) -> list[tuple[str, str]]:
+    found = []
+    for paragraph in re.split(r"\n\s*\n", text):
+        lines = split_lines(paragraph.strip("\n"))
+        starts_a_list = bool(lines) and bool(_LIST_ITEM.match(lines[0]))
+        cut = next((i for i, line in enumerate(lines) if i and _LIST_ITEM.match(line)), len(lines))
+        cut = len(lines) if starts_a_list else cut  # prose that introduces a list ends where it begins
+        for piece in ("".join(lines[:cut]), "".join(lines[cut:])):
+            if piece.strip():
+                found.append(("text", piece.strip("\n")))
+    return found
 
 
 def _sentence(paragraph: str) -> str:

@@ -18,6 +18,16 @@ from ..settings import Settings
 from .brief import TOPICS, Brief, BriefItem, build_brief
 
 TITLE = "# Onboarding brief"
+SIGNALS = {  # the kind of signal a learning was mined from, as the brief says it
+    "marker": "a learning the agent marked",
+    "remember": "a “remember this”",
+    "correction": "a correction",
+    "error-fix": "an error fixed by trial",
+    "rejection": "a rejected tool call",
+    "decision": "a decision",
+    "preference": "a preference",
+    "queue": "the capture queue",
+}
 
 
 @dataclass
@@ -67,7 +77,9 @@ def _item(item: BriefItem, today: date) -> list[str]:
     if item.stale:
         lines.append(f"  ⚠ stale: {' '.join(item.stale.split())}")
     where = f"`{item.source}`" + (f" line {item.line}" if item.line else "")
-    signal = f" from a {item.signal}" if item.signal and item.signal != "unknown" else ""
+    signal = (
+        f" from {SIGNALS.get(item.signal, item.signal)}" if item.signal and item.signal != "unknown" else ""
+    )
     who = f", shared by {item.shared_by}" if item.shared_by else ""
     lines.append(f"  — {_age(item, today)}{signal}{who}; {where}")
     return lines

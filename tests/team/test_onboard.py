@@ -115,3 +115,31 @@ def test_seed_fills_the_newcomers_memory_once_and_undo_takes_it_back(alice: Clon
 def test_seed_flags_need_seed(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
     code, _, err = onboard(alice, capsys, "--yes")
     assert code == 2 and "go with --seed" in err
+
+
+def test_claude_md_sections_and_their_imports_give_lead_rules_commands_and_lists(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    (alice.path / "CLAUDE.md").write_text(
+        "<!-- the rules live in AGENTS.md -->\n@AGENTS.md\n\n"
+        "## Team memory\n- Shared: @.claude/team-memory/MEMORY.md\n"
+    )
+    (alice.path / "AGENTS.md").write_text(
+        "# Agents\n\nThis file guides agents.\n\n"
+        "## Testing\n\n**Before committing, run:**\n\n```sh\n# the whole suite\nmake test\nmake lint\n```\n\n"
+        "## Code style\n\n- Type every function.\n- No bare `except`.\n\n"
+        "## Architecture\n\nThe service has three layers:\n- api\n- core\n- store\n\n"
+        "```python\nclass Core: ...\n```\n\n"
+        "## Release notes\n\nKeep them short.\n"
+    )
+    alice.commit_all("Instructions")
+    code, brief, _ = onboard(alice, capsys)
+    assert code == 0
+    assert "`CLAUDE.md` (with `AGENTS.md`)" in brief
+    build = brief.split("## Build and test")[1].split("\n## ")[0]
+    assert "**Testing** — **Before committing, run:**\n  `make test`\n  `make lint`" in build
+    assert "# the whole suite" not in build
+    conventions = brief.split("## Conventions")[1].split("\n## ")[0]
+    assert "**Code style** — Type every function.\n  No bare `except`." in conventions
+    decisions = brief.split("## Decisions and their why")[1].split("\n## ")[0]
+    assert "The service has three layers:\n  api\n  core\n  store" in decisions and "class Core" not in decisions
+    also = brief.split("## Also in the project instructions")[1]
+    assert "- Release notes (AGENTS.md:" in also and "Agents" not in also and "Team memory" not in also
