@@ -74,19 +74,16 @@ class _Team:
 
 
 def share_drafts(snapshot: Snapshot, request: ShareRequest) -> SharePlanDrafts:
-    layout = snapshot.settings.layout
-    assert layout.team_dir is not None
-    team = _read_team(snapshot.team, request)
-    result = SharePlanDrafts()
-    roots = _roots(layout.git_root)
+    planner = _Planner(snapshot, request)
+    result = SharePlanDrafts(notes=planner.notes)
     kept: set[str] = set()
     for unit in memory_units(snapshot.tree):
         kept.add(unit.key)
-        draft = _share_unit(unit, snapshot, team, request, roots, result.notes)
+        draft = planner.share(unit)
         if draft is not None:
             result.drafts.append(draft)
-    result.drafts += _removals(snapshot, team, kept, request)
-    setup = _setup(snapshot, team, result.drafts)
+    result.drafts += planner.removals(kept)
+    setup = planner.setup(result.drafts)
     if setup is not None:
         result.drafts.insert(0, setup)
     return result
@@ -121,125 +118,216 @@ def _roots(git_root: Path | None) -> list[Path]:
     return sorted(found, key=lambda p: len(str(p)), reverse=True)
 
 
-def _share_unit(
-    unit: MemoryUnit,
-    snapshot: Snapshot,
-    team: _Team,
-    request: ShareRequest,
-    roots: list[Path],
-    notes: list[str],
-) -> Draft | None:
-    tree = snapshot.tree
-    if unit.entry.kind.value == "bare":
-        notes.append(f"not shared (a bare pointer says nothing; a dream rewrites it): {unit.summary}")
-        return None
-    if any(provenance_of(tree.files[t].document) for t in unit.topics):
-        return None  # it came from the team folder (onboard --seed): the team has it
-    text = "\n".join([unit.entry.content, *(_body(tree, t) for t in unit.topics)])
-    private = personal_reason(unit.section, memory_type(tree, unit), text)
-    if private and not request.include_personal:
-        notes.append(f"kept private ({private}; --include-personal shares it): {unit.summary}")
-        return None
-    own = team.own.get(unit.key)
-    if own is None and team.tree is not None:
-        score, position = team.alike.best(text)
-        if score >= DUPLICATE:
-            notes.append(f"already shared: {unit.summary} (the team has “{team.texts[position]}”)")
+class _Planner:
+    """One share run's view: the sharer's memory, the team folder, and the notes of what stays back."""
+
+    def __init__(self, snapshot: Snapshot, request: ShareRequest) -> None:
+        folder = snapshot.settings.layout.team_dir
+        assert folder is not None
+        self.snapshot, self.request, self.folder = snapshot, request, folder
+        self.tree = snapshot.tree
+        self.team = _read_team(snapshot.team, request)
+        self.roots = _roots(snapshot.settings.layout.git_root)
+        self.notes: list[str] = []
+
+    @property
+    def index(self) -> str:
+        return str(self.folder / INDEX)
+
+    def share(self, unit: MemoryUnit) -> Draft | None:
+        """The ADD or EDIT of one learning's team copy, or None with a note saying why not."""
+        if unit.entry.kind.value == "bare":
+            self.notes.append(
+                f"not shared (a bare pointer says nothing; a dream rewrites it): {unit.summary}"
+            )
             return None
-    return _copy(unit, snapshot, team, request, roots, notes, own)
-
-
-def _body(tree: MemoryTree, topic: str) -> str:
-    document = tree.files[topic].document
-    return body_of(document) if document is not None else ""
-
-
-def _copy(
-    unit: MemoryUnit,
-    snapshot: Snapshot,
-    team: _Team,
-    request: ShareRequest,
-    roots: list[Path],
-    notes: list[str],
-    own: str | None,
-) -> Draft | None:
-    """The ADD or EDIT of one learning's team copy, or None (unchanged, refused, edited by the team)."""
-    tree, folder = snapshot.tree, snapshot.settings.layout.team_dir
-    assert folder is not None
-    previous = provenance_of(team.tree.files[own].document) if own and team.tree else {}
-    if own and team.tree is not None:
-        document = team.tree.files[own].document
-        if document is not None and previous.get("digest") != content_digest(document):
-            notes.append(f"not updated (edited in the team folder since you shared it): {unit.summary}")
+        if any(provenance_of(self.tree.files[t].document) for t in unit.topics):
+            return None  # it came from the team folder (onboard --seed): the team has it
+        text = "\n".join([unit.entry.content, *(self._body(t) for t in unit.topics)])
+        private = personal_reason(unit.section, memory_type(self.tree, unit), text)
+        if private and not self.request.include_personal:
+            self.notes.append(f"kept private ({private}; --include-personal shares it): {unit.summary}")
             return None
-    links = _names(unit, team, own)
-    files: dict[str, str] = {}
-    for topic in unit.topics or (unit.key,):
-        learned, signal = learned_on(tree, topic if unit.topics else unit.file)
-        mark = provenance(learned, signal, request.user, request.today, topic)
-        mark["memory_id"] = request.memory_id
-        if previous:
+        own = self.team.own.get(unit.key)
+        if own is None and self.team.tree is not None:
+            score, position = self.team.alike.best(text)
+            if score >= DUPLICATE:
+                self.notes.append(
+                    f"already shared: {unit.summary} (the team has “{self.team.texts[position]}”)"
+                )
+                return None
+        return self._copy(unit, own)
+
+    def _body(self, topic: str) -> str:
+        document = self.tree.files[topic].document
+        return body_of(document) if document is not None else ""
+
+    def _copy(self, unit: MemoryUnit, own: str | None) -> Draft | None:
+        previous: dict[str, Any] = {}
+        if own and self.team.tree is not None:
+            document = self.team.tree.files[own].document
+            previous = provenance_of(document)
+            if document is not None and previous.get("digest") != content_digest(document):
+                self.notes.append(
+                    f"not updated (edited in the team folder since you shared it): {unit.summary}"
+                )
+                return None
+        links = self._names(unit, own)
+        files = {
+            links[topic]: self._topic_copy(unit, topic, links, previous)
+            for topic in unit.topics or (unit.key,)
+        }
+        entry = team_entry(unit, self.tree, links, self.roots)
+        for name, content in [(INDEX, entry), *files.items()]:
+            problem = refusal(name, content, Path.home())
+            if problem:
+                self.notes.append(
+                    f"refused ({problem}): {unit.summary} — fix it in your memory and share again"
+                )
+                return None
+        if own:
+            return self._edit(unit, own, files, entry)
+        changes: list[dict[str, Any]] = [
+            {"op": "write_file", "file": str(self.folder / name), "content": content, "create_only": True}
+            for name, content in files.items()
+        ]
+        changes.append({"op": "add_entry", "file": self.index, "section": _section(unit), "text": entry})
+        return self._draft(
+            "ADD",
+            unit.summary,
+            _section(unit),
+            changes,
+            f"{self._signal(unit)}; the team memory does not have it",
+        )
+
+    def _topic_copy(
+        self, unit: MemoryUnit, topic: str, links: dict[str, str], previous: dict[str, Any]
+    ) -> str:
+        learned, signal = learned_on(self.tree, topic if unit.topics else unit.file)
+        mark = provenance(learned, signal, self.request.user, self.request.today, topic)
+        mark["memory_id"] = self.request.memory_id
+        if previous:  # an update keeps when it was learned and first shared
             mark.update({k: previous[k] for k in ("learned", "shared") if k in previous})
-            mark["updated"] = request.today.isoformat()
-        files[links[topic]] = (
-            team_topic(tree, topic, mark, links, roots) if unit.topics else note_topic(unit, mark, roots)
-        )
-    entry = team_entry(unit, tree, links, roots)
-    for name, content in [(INDEX, entry), *files.items()]:
-        problem = refusal(name, content, Path.home())
-        if problem:
-            notes.append(f"refused ({problem}): {unit.summary} — fix it in your memory and share again")
+            mark["updated"] = self.request.today.isoformat()
+        if unit.topics:
+            return team_topic(self.tree, topic, mark, links, self.roots)
+        return note_topic(unit, mark, self.roots)
+
+    def _names(self, unit: MemoryUnit, own: str | None) -> dict[str, str]:
+        """Where each topic of the unit goes in the team folder: its own name unless another file has
+        it (then `_2`, `_3`…); what I shared before keeps its place."""
+        links = {}
+        for topic in unit.topics or (unit.key,):
+            if topic in self.team.own:
+                links[topic] = self.team.own[topic]
+                continue
+            base = topic if unit.topics else note_name(unit)
+            stem, number, name = base.removesuffix(".md"), 2, base
+            while name in self.team.names or name == INDEX:
+                name, number = f"{stem}_{number}.md", number + 1
+            self.team.names.add(name)
+            links[topic] = name
+        if own is not None:
+            links[unit.key] = own
+        return links
+
+    def _edit(self, unit: MemoryUnit, own: str, files: dict[str, str], entry: str) -> Draft | None:
+        team = self.team.tree
+        assert team is not None
+        changes: list[dict[str, Any]] = []
+        for name, content in files.items():
+            current = team.files.get(name)
+            if not _same_but_dates(current.data.decode("utf-8", "replace") if current else "", content):
+                changes.append({"op": "write_file", "file": str(self.folder / name), "content": content})
+        listed = [u for u in team_units(team) if own in u.topics]
+        if listed and " ".join(listed[0].entry.content.split()) != " ".join(entry.split()):
+            changes.append(
+                {"op": "replace_entry", "file": self.index, "old": listed[0].entry.text, "new": entry}
+            )
+        if not listed:
+            changes.append({"op": "add_entry", "file": self.index, "section": _section(unit), "text": entry})
+        if not changes:
             return None
-    if own:
-        return _edit(unit, team, folder, own, files, entry)
-    changes: list[dict[str, Any]] = [
-        {"op": "write_file", "file": str(folder / name), "content": content, "create_only": True}
-        for name, content in files.items()
-    ]
-    changes.append({"op": "add_entry", "file": str(folder / INDEX), "section": _section(unit), "text": entry})
-    return _draft("ADD", unit, folder, changes, f"{_signal(tree, unit)}; the team memory does not have it")
-
-
-def _names(unit: MemoryUnit, team: _Team, own: str | None) -> dict[str, str]:
-    """Where each topic of the unit goes in the team folder: its own name unless someone else's file
-    has it (then `_2`, `_3`…); what I shared before keeps its place."""
-    links = {}
-    for topic in unit.topics or (unit.key,):
-        if topic in team.own:
-            links[topic] = team.own[topic]
-            continue
-        base = topic if unit.topics else note_name(unit)
-        stem, number, name = base.removesuffix(".md"), 2, base
-        while name in team.names or name == INDEX:
-            name, number = f"{stem}_{number}.md", number + 1
-        team.names.add(name)
-        links[topic] = name
-    if own is not None:
-        links[unit.key] = own
-    return links
-
-
-def _edit(
-    unit: MemoryUnit, team: _Team, folder: Path, own: str, files: dict[str, str], entry: str
-) -> Draft | None:
-    assert team.tree is not None
-    changes: list[dict[str, Any]] = []
-    for name, content in files.items():
-        current = team.tree.files.get(name)
-        if not _same_but_dates(current.data.decode("utf-8", "replace") if current else "", content):
-            changes.append({"op": "write_file", "file": str(folder / name), "content": content})
-    listed = [u for u in team_units(team.tree) if own in u.topics]
-    if listed and " ".join(listed[0].entry.content.split()) != " ".join(entry.split()):
-        changes.append(
-            {"op": "replace_entry", "file": str(folder / INDEX), "old": listed[0].entry.text, "new": entry}
+        return self._draft(
+            "EDIT", unit.summary, _section(unit), changes, "your memory changed what you shared"
         )
-    if not listed:
-        changes.append(
-            {"op": "add_entry", "file": str(folder / INDEX), "section": _section(unit), "text": entry}
+
+    def _signal(self, unit: MemoryUnit) -> str:
+        learned, signal = learned_on(self.tree, unit.topics[0] if unit.topics else unit.file)
+        kind = memory_type(self.tree, unit) or "note"
+        return f"{kind} learned {learned}" + (f" from a {signal}" if signal != "unknown" else "")
+
+    def removals(self, kept: set[str]) -> list[Draft]:
+        """What I shared that my memory no longer holds: REMOVE its team copy (its entries first)."""
+        team = self.team.tree
+        if team is None:
+            return []
+        drafts = []
+        for source, name in sorted(self.team.own.items()):
+            if source in kept or source in self.tree.files:
+                continue
+            entries = [u for u in team_units(team) if name in u.topics]
+            changes: list[dict[str, Any]] = [
+                {"op": "drop_entry", "file": self.index, "text": u.entry.text} for u in entries
+            ]
+            changes.append({"op": "trash_file", "file": str(self.folder / name)})
+            shared = provenance_of(team.files[name].document).get("shared", "")
+            why = f"you shared it on {shared}; your memory no longer holds {source}"
+            summary, section = (
+                (plain(entries[0].entry.content, 90), entries[0].section) if entries else (name, "")
+            )
+            drafts.append(self._draft("REMOVE", summary, section, changes, why))
+        return drafts
+
+    def setup(self, drafts: list[Draft]) -> Draft | None:
+        """Create the team index and the CLAUDE.md import line when what the folder holds needs them."""
+        team = self.team.tree
+        adding = any(d.action in ("ADD", "EDIT") for d in drafts)
+        changes: list[dict[str, Any]] = []
+        if adding and (team is None or team.index is None):
+            changes.append(
+                {"op": "write_file", "file": self.index, "content": NEW_TEAM_INDEX, "create_only": True}
+            )
+        holds = team is not None and bool(team_units(team))
+        if (adding or holds) and not imports_team(self.snapshot.project_claude_md):
+            claude_md = str(self.snapshot.settings.layout.project_claude_md)
+            changes.append(
+                {"op": "add_entry", "file": claude_md, "section": IMPORT_SECTION, "text": IMPORT_ENTRY}
+            )
+        if not changes:
+            return None
+        what = "Create the team memory folder and load it from CLAUDE.md"
+        if len(changes) == 1:
+            what = (
+                "Load the team memory from CLAUDE.md"
+                if changes[0]["op"] == "add_entry"
+                else "Create the team index"
+            )
+        why = "one `@` line makes Claude Code load the team index in every clone; applied with any entry"
+        return self._draft("ADD", what, "", changes, why, category=SETUP)
+
+    def _draft(
+        self,
+        action: str,
+        summary: str,
+        section: str,
+        changes: list[dict[str, Any]],
+        why: str,
+        *,
+        category: str = "SHARE",
+    ) -> Draft:
+        return Draft(
+            action=action,
+            summary=summary,
+            layer=LAYER,
+            file=self.index,
+            section=section,
+            rationale=why,
+            category=category,
+            confidence=1.0,
+            sources=["share"],
+            changes=changes,
         )
-    if not changes:
-        return None
-    return _draft("EDIT", unit, folder, changes, "your memory changed what you shared")
 
 
 def _same_but_dates(current: str, new: str) -> bool:
@@ -253,102 +341,3 @@ def _same_but_dates(current: str, new: str) -> bool:
 
 def _section(unit: MemoryUnit) -> str:
     return unit.section or "Learnings"
-
-
-def _signal(tree: MemoryTree, unit: MemoryUnit) -> str:
-    learned, signal = learned_on(tree, unit.topics[0] if unit.topics else unit.file)
-    kind = memory_type(tree, unit) or "note"
-    return f"{kind} learned {learned}" + (f" from a {signal}" if signal != "unknown" else "")
-
-
-def _removals(snapshot: Snapshot, team: _Team, kept: set[str], request: ShareRequest) -> list[Draft]:
-    """What I shared that my memory no longer holds: REMOVE its team copy (its index entries first)."""
-    if team.tree is None:
-        return []
-    folder = snapshot.settings.layout.team_dir
-    assert folder is not None
-    drafts = []
-    for source, name in sorted(team.own.items()):
-        if source in kept or source in snapshot.tree.files:
-            continue
-        entries = [u for u in team_units(team.tree) if name in u.topics]
-        changes: list[dict[str, Any]] = [
-            {"op": "drop_entry", "file": str(folder / INDEX), "text": u.entry.text} for u in entries
-        ]
-        changes.append({"op": "trash_file", "file": str(folder / name)})
-        summary = plain(entries[0].entry.content, 90) if entries else name
-        shared = provenance_of(team.tree.files[name].document).get("shared", "")
-        drafts.append(
-            Draft(
-                action="REMOVE",
-                summary=summary,
-                layer=LAYER,
-                file=str(folder / INDEX),
-                section=entries[0].section if entries else "",
-                rationale=f"you shared it on {shared}; your memory no longer holds {source}",
-                category="SHARE",
-                confidence=0.9,
-                sources=["share"],
-                changes=changes,
-            )
-        )
-    return drafts
-
-
-def _setup(snapshot: Snapshot, team: _Team, drafts: list[Draft]) -> Draft | None:
-    """Create the team index and the CLAUDE.md import line when what the folder will hold needs them."""
-    layout = snapshot.settings.layout
-    folder = layout.team_dir
-    assert folder is not None
-    adding = any(d.action in ("ADD", "EDIT") for d in drafts)
-    holds = team.tree is not None and bool(team_units(team.tree))
-    changes: list[dict[str, Any]] = []
-    if adding and (team.tree is None or team.tree.index is None):
-        changes.append(
-            {"op": "write_file", "file": str(folder / INDEX), "content": NEW_TEAM_INDEX, "create_only": True}
-        )
-    if (adding or holds) and not imports_team(snapshot.project_claude_md):
-        changes.append(
-            {
-                "op": "add_entry",
-                "file": str(layout.project_claude_md),
-                "section": IMPORT_SECTION,
-                "text": IMPORT_ENTRY,
-            }
-        )
-    if not changes:
-        return None
-    what = "Create the team memory folder and load it from CLAUDE.md"
-    if len(changes) == 1:
-        what = (
-            "Load the team memory from CLAUDE.md"
-            if changes[0]["op"] == "add_entry"
-            else "Create the team index"
-        )
-    return Draft(
-        action="ADD",
-        summary=what,
-        layer=LAYER,
-        file=str(folder / INDEX),
-        section="",
-        rationale="one `@` line makes Claude Code load the team index in every clone; applied with any entry",
-        category=SETUP,
-        confidence=1.0,
-        sources=["share"],
-        changes=changes,
-    )
-
-
-def _draft(action: str, unit: MemoryUnit, folder: Path, changes: list[dict[str, Any]], why: str) -> Draft:
-    return Draft(
-        action=action,
-        summary=unit.summary,
-        layer=LAYER,
-        file=str(folder / INDEX),
-        section=unit.section,
-        rationale=why,
-        category="SHARE",
-        confidence=1.0,
-        sources=["share"],
-        changes=changes,
-    )

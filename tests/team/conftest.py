@@ -95,28 +95,9 @@ def bob(origin: Path, tmp_path: Path) -> Clone:
 
 
 def write_sessions(clone: Clone) -> None:
-    """Two sessions that teach three things: a correction (uv add), a remembered fact (the staging
-    database on Fridays) and an error fixed by a changed command (make test, not pytest)."""
-    transcript = example_module().Transcript
-    clone.sessions.mkdir(parents=True, exist_ok=True)
-    first = transcript("5f0c1a2e-0000-4000-8000-00000000a001", clone.path, "2026-11-27T09:00")
-    first.user("add the requests dependency for the webhook client")
-    first.tool("Bash", {"command": "pip install requests"}, "Successfully installed requests-2.32.3")
-    first.user(
-        "no, don't use pip install here — always add dependencies with `uv add` so the lock file stays in sync"
-    )
-    first.tool("Bash", {"command": "uv add requests"}, "Resolved 12 packages")
-    first.assistant(
-        "Added requests with uv.\n\n📝 Learned: dependencies are added with `uv add`, never pip\n"
-        "<!-- learning: When adding a dependency: use `uv add`, never `pip install`, so uv.lock stays in sync. -->"
-    )
-    first.write(clone.sessions)
-    second = transcript("5f0c1a2e-0000-4000-8000-00000000a002", clone.path, "2026-11-28T14:00")
-    second.user(
-        "remember that the staging database is read-only on Fridays, migrations must wait until Monday"
-    )
-    second.assistant("Noted.")
-    second.write(clone.sessions)
+    """The example project's two sessions, in this clone: a correction (uv add, not pip install), an
+    error fixed by a changed command (make test, not pytest) and a remembered fact (staging on Fridays)."""
+    example_module().build_sessions(clone.path, clone.sessions)
 
 
 def topic(name: str, body: str, kind: str = "project", **metadata: str) -> str:
