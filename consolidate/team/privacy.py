@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..discover.lexicon import BEHAVIOUR
+from ..discover.lexicon import BEHAVIOUR, CONVENTION
 from ..secrets import find_secrets
 
 MAX_SHARED_BYTES = 16_384  # a topic file longer than this is not a rule but a dump
@@ -19,10 +19,11 @@ _TRANSCRIPT = re.compile(
     r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl\b"
 )
 _ABOUT_YOU = re.compile(
-    r"\b(?:the user|user) (?:is|prefers|likes|wants|works|has|uses|asked)\b|\bI (?:prefer|like|want)\b|"
+    r"\b(?:the user|user) (?:is|prefers|likes|wants|works|has|uses)\b|"
     r"\bcall me\b|\baddress me\b|\bmy (?:name|role|background|preferences?)\b|\babout me\b",
     re.IGNORECASE,
 )
+_QUOTED_WHY = re.compile(r"(?m)^\*\*Why:\*\*.*$")  # the person's own words, quoted: not about them
 _PERSONAL_SECTION = re.compile(r"\b(?:preferences?|personal|about me|user|profile)\b", re.IGNORECASE)
 
 
@@ -72,8 +73,9 @@ def personal_reason(section: str, memory_type: str | None, text: str) -> str | N
         return "a note about you (type: user)"
     if _PERSONAL_SECTION.search(section):
         return f"filed under '{section}'"
-    if BEHAVIOUR.search(text.lower()):
-        return "how to talk to you"
-    if _ABOUT_YOU.search(text):
+    said = _QUOTED_WHY.sub("", text)
+    if BEHAVIOUR.search(said.lower()) and not CONVENTION.search(said.lower()):
+        return "how to talk to you"  # "answer in Russian", not "write commit messages in English"
+    if _ABOUT_YOU.search(said):
         return "about you, not the project"
     return None

@@ -217,3 +217,17 @@ def test_the_same_person_on_another_machine_removes_nothing(alice: Clone, capsys
     code, out, err = run(capsys, "share", str(alice.path), "--claude-home", str(other), "--json")
     assert code == 0, err
     assert json.loads(out)["proposals"] == []
+
+
+def test_a_project_rule_about_language_or_a_quoted_why_is_not_personal(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Project\n"
+            "- **When committing:** write commit messages in English. → [detail](project_commits.md)\n"
+            "- **When adding a dependency:** use `uv add`. → [detail](feedback_uv.md)\n",
+            "project_commits.md": topic("commits", "Write commit messages in English."),
+            "feedback_uv.md": topic("uv", "Use `uv add`.\n\n**Why:** “I want the lock file in sync”", "feedback"),
+        }
+    )
+    plan = plan_of(alice, capsys)
+    assert len(plan["proposals"]) == 3, plan["notes"]  # the folder, and both rules
