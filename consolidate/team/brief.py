@@ -138,7 +138,7 @@ def _team_items(
         when, how = str(mark.get("learned") or ""), "learned"
         if not when:
             when, how = _file_date(tree.root / (topic or INDEX), repo)
-        flag = stale.get((str(tree.root / INDEX), unit.entry.line), "") or _file_flag(
+        flag = stale.get((os.path.realpath(tree.root / INDEX), unit.entry.line), "") or _file_flag(
             stale, tree.root / (topic or "")
         )
         signal = str(mark.get("signal") or "")
@@ -266,7 +266,7 @@ def _claude_items(
             (
                 e
                 for (file, line), e in stale.items()
-                if file == str(path) and section.line <= line <= section.end
+                if file == os.path.realpath(path) and section.line <= line <= section.end
             ),
             "",
         )
@@ -399,7 +399,7 @@ def _stale_findings(
     for finding in report.findings:
         if finding.category not in _STALE:
             continue
-        file = finding.file if os.path.isabs(finding.file) else str(tree.root / finding.file)
+        file = os.path.realpath(finding.file if os.path.isabs(finding.file) else tree.root / finding.file)
         found.setdefault(
             (file, finding.line if finding.entry else 0), f"{finding.category}: {finding.evidence}"
         )
@@ -407,7 +407,7 @@ def _stale_findings(
 
 
 def _file_flag(stale: dict[tuple[str, int], str], path: Path) -> str:
-    return next((e for (file, _), e in stale.items() if file == str(path)), "")
+    return next((e for (file, _), e in stale.items() if file == os.path.realpath(path)), "")
 
 
 def _relative(path: Path, root: Path) -> str:

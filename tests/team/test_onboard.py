@@ -143,3 +143,16 @@ def test_claude_md_sections_and_their_imports_give_lead_rules_commands_and_lists
     assert "The service has three layers:\n  api\n  core\n  store" in decisions and "class Core" not in decisions
     also = brief.split("## Also in the project instructions")[1]
     assert "- Release notes (AGENTS.md:" in also and "Agents" not in also and "Team memory" not in also
+
+
+def test_a_stale_claude_md_rule_is_flagged_too(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    claude = alice.path / "CLAUDE.md"
+    claude.write_text(claude.read_text() + "\n## Conventions\n- Settings live in `src/app/config.py`.\n")
+    alice.commit_all("Where settings live")
+    alice.git("mv", "src/app/config.py", "src/app/settings.py")
+    alice.git("commit", "-qm", "Rename config to settings")
+    code, brief, _ = onboard(alice, capsys)
+    assert code == 0
+    conventions = brief.split("## Conventions")[1]
+    assert "- ⚠ **Conventions** — Settings live in `src/app/config.py`." in conventions
+    assert "src/app/settings.py" in conventions.split("\n## ")[0]
