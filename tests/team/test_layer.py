@@ -101,3 +101,20 @@ def test_the_dream_audits_the_team_folder_and_fixes_a_renamed_path_there(alice: 
     assert run(capsys, "dream", *args, "--yes", "--since", "2000-01-01")[0] == 0
     assert "src/app/settings.py" in (alice.team / "MEMORY.md").read_text()
     assert "src/app/config.py" not in (alice.team / "MEMORY.md").read_text()
+
+
+def test_consolidate_audit_reports_the_team_folder_too(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    alice.team.mkdir(parents=True)
+    (alice.team / "MEMORY.md").write_text(
+        "# Team Memory\n\n- **When editing config:** settings live in `src/app/config.py`. → [detail](c.md)\n"
+    )
+    (alice.team / "c.md").write_text("---\nname: c\n---\nSettings live in `src/app/config.py`.\n")
+    alice.commit_all("Team memory")
+    alice.git("mv", "src/app/config.py", "src/app/settings.py")
+    alice.git("commit", "-qm", "Rename config to settings")
+    code, out, _ = run(capsys, "audit", str(alice.path), "--claude-home", str(alice.home), "--json")
+    assert code == 0
+    report = json.loads(out)
+    stale = [f for f in report["findings"] if f["category"] == "STALE"]
+    assert {f["file"] for f in stale} == {str(alice.team.resolve() / "MEMORY.md"), str(alice.team.resolve() / "c.md")}
+    assert any("team memory: 2 entries audited" in n for n in report["notes"])
