@@ -29,6 +29,7 @@ COMMANDS = (
     "hook",
     "install",
     "uninstall",
+    "recall",
 )
 
 

@@ -1,0 +1,224 @@
+"""Answer a query from the recall index: BM25 over the words, trigrams for Chinese, one ranked list.
+
+A query is read as its content words joined by OR (stopwords of the four languages left out), so a
+question in plain words finds the passages sharing the most telling of them. Words of five letters or
+more also match by their stem (`deploy` finds `deployment`, `dosya` finds `dosyayı`). With Chinese
+in the query, its trigrams are searched in the trigram index and the two lists are fused by rank.
+Standard library only: the UserPromptSubmit hook calls this.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from .store import has_trigram
+from .text import QueryTerms, fold, fts_phrase, query_terms, trigrams
+
+SNIPPET_CHARS = 240
+PREFIX_MIN = 5  # words this long also match longer forms of their first letters
+STEM_CUT = 2
+_RRF_K = 60
+_COLUMNS = "d.uid, d.session, d.ts, d.role, d.kind, d.memory_file, d.line, d.text"
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Hit:
+    uid: str
+    session: str
+    timestamp: str
+    role: str
+    kind: str
+    memory_file: str
+    line: int
+    text: str
+    score: float
+
+    def snippet(self, terms: QueryTerms, chars: int = SNIPPET_CHARS, mark: tuple[str, str] = ("", "")) -> str:
+        return make_snippet(self.text, terms, chars, mark)
+
+    def to_dict(self, terms: QueryTerms, mark: tuple[str, str] = ("", "")) -> dict[str, Any]:
+        data = asdict(self)
+        del data["text"], data["uid"]
+        data["snippet"] = self.snippet(terms, mark=mark)
+        return data
+
+
+@dataclass(frozen=True)
+class Filters:
+    since: str | None = None  # ISO time; session hits before it are left out (memory always counts)
+    kinds: tuple[str, ...] = ()
+    exclude_session: str = ""
+
+    def sql(self) -> tuple[str, list[Any]]:
+        clauses, params = [], []
+        if self.since:
+            clauses.append("(d.role = 'memory' OR d.ts >= ?)")
+            params.append(self.since)
+        if self.kinds:
+            clauses.append(f"d.kind IN ({', '.join('?' * len(self.kinds))})")
+            params += list(self.kinds)
+        if self.exclude_session:
+            clauses.append("d.session != ?")
+            params.append(self.exclude_session)
+        return "".join(f" AND {c}" for c in clauses), params
+
+
+def search(
+    db: sqlite3.Connection, query: str | QueryTerms, *, limit: int = 10, filters: Filters | None = None
+) -> list[Hit]:
+    """The best `limit` hits for the query, best first."""
+    terms = query_terms(query) if isinstance(query, str) else query
+    filters = filters or Filters()
+    pool = max(limit * 4, 20)
+    lists: list[list[Hit]] = []
+    if terms.words:
+        lists.append(_fts(db, "fts", word_match(terms.words), filters, pool))
+    if terms.cjk:
+        lists += _cjk_lists(db, terms.cjk, filters, pool)
+    if len(lists) == 1:
+        return lists[0][:limit]
+    return _fuse(lists)[:limit]
+
+
+def word_match(words: tuple[str, ...]) -> str:
+    """The FTS5 expression: each word (or its stem, for long words) as a string, joined by OR."""
+    return " OR ".join(f"{fts_phrase(_stem(w))}*" if _stemmed(w) else fts_phrase(w) for w in words)
+
+
+def _stemmed(word: str) -> bool:
+    return len(word) >= PREFIX_MIN and word.isalpha()
+
+
+def _stem(word: str) -> str:
+    """A crude stem: drop the last letter or two, never below four (`deployed` → `deploy`)."""
+    return word[: max(PREFIX_MIN - 1, len(word) - STEM_CUT)]
+
+
+def _fts(db: sqlite3.Connection, table: str, match: str, filters: Filters, pool: int) -> list[Hit]:
+    where, params = filters.sql()
+    rows = db.execute(
+        f"SELECT {_COLUMNS}, bm25({table}) FROM {table} JOIN docs d ON d.id = {table}.rowid "
+        f"WHERE {table} MATCH ?{where} ORDER BY bm25({table}) LIMIT ?",
+        [match, *params, pool],
+    ).fetchall()
+    return [_hit(row) for row in rows]
+
+
+def _cjk_lists(
+    db: sqlite3.Connection, pieces: tuple[str, ...], filters: Filters, pool: int
+) -> list[list[Hit]]:
+    """Trigram matches for pieces of 3+ characters; a substring scan for shorter ones (or without trigram)."""
+    trigram = has_trigram(db)
+    long = [p for p in pieces if len(p) >= 3] if trigram else []
+    short = [p for p in pieces if p not in long]
+    lists = []
+    if long:
+        grams = list(dict.fromkeys(g for p in long for g in trigrams(p)))
+        lists.append(_fts(db, "fts_cjk", " OR ".join(fts_phrase(g) for g in grams), filters, pool))
+    if short:
+        lists.append(_substring(db, short, filters, pool))
+    return lists
+
+
+def _substring(db: sqlite3.Connection, pieces: list[str], filters: Filters, pool: int) -> list[Hit]:
+    """Docs holding the most of the pieces, newest first among equals (no BM25 for a LIKE scan)."""
+    where, params = filters.sql()
+    found = " + ".join("(instr(d.search, ?) > 0)" for _ in pieces)
+    rows = db.execute(
+        f"SELECT {_COLUMNS}, -({found}) AS score FROM docs d WHERE d.cjk AND ({found}) > 0{where} "
+        "ORDER BY score, d.ts DESC LIMIT ?",
+        [*pieces, *pieces, *params, pool],
+    ).fetchall()
+    return [_hit(row) for row in rows]
+
+
+def _hit(row: tuple[Any, ...]) -> Hit:
+    uid, session, ts, role, kind, memory_file, line, text, score = row
+    return Hit(uid, session, ts, role, kind, memory_file, int(line), text, float(score))
+
+
+def _fuse(lists: list[list[Hit]]) -> list[Hit]:
+    """Reciprocal-rank fusion: lists whose scores cannot be compared still agree on what ranks high."""
+    fused: dict[str, float] = {}
+    hits: dict[str, Hit] = {}
+    for ranked in lists:
+        for rank, hit in enumerate(ranked):
+            fused[hit.uid] = fused.get(hit.uid, 0.0) - 1.0 / (_RRF_K + rank)
+            hits.setdefault(hit.uid, hit)
+    return [hits[uid] for uid in sorted(fused, key=lambda u: fused[u])]
+
+
+def matched_terms(text: str, terms: QueryTerms) -> set[str]:
+    """The query terms the text contains (words by their stem at a word start, CJK as substrings)."""
+    folded = fold(text)
+    found = {t for t in terms.cjk if t in folded}
+    for word in terms.words:
+        stem = _stem(word) if _stemmed(word) else word
+        if re.search(rf"(?<![^\W_]){re.escape(stem)}", folded):
+            found.add(word)
+    return found
+
+
+def make_snippet(
+    text: str, terms: QueryTerms, chars: int = SNIPPET_CHARS, mark: tuple[str, str] = ("", "")
+) -> str:
+    """One line of about `chars` characters around the densest cluster of matches, matches marked."""
+    spans = _match_spans(text, terms)
+    if not spans:
+        return _flat(text[:chars]) + ("…" if len(text) > chars else "")
+    start = _best_window(spans, chars, len(text))
+    end = min(len(text), start + chars)
+    inside = [(a, b) for a, b in spans if a >= start and b <= end]
+    pieces, cursor = [], start
+    for a, b in inside:
+        if a < cursor:
+            continue
+        pieces += [text[cursor:a], mark[0], text[a:b], mark[1]]
+        cursor = b
+    pieces.append(text[cursor:end])
+    return ("…" if start > 0 else "") + _flat("".join(pieces)) + ("…" if end < len(text) else "")
+
+
+def _flat(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def _match_spans(text: str, terms: QueryTerms) -> list[tuple[int, int]]:
+    """Where the terms occur in the original text (folding may change lengths: map back per char)."""
+    folded, origin = _folded_map(text)
+    spans = []
+    for term in terms.all:
+        needle = _stem(term) if _stemmed(term) else term
+        boundary = "" if term in terms.cjk else r"(?<![^\W_])"
+        for match in re.finditer(
+            boundary + re.escape(needle) + (r"[^\W_]*" if term in terms.words else ""), folded
+        ):
+            spans.append((origin[match.start()], origin[match.end() - 1] + 1))
+    return sorted(set(spans))
+
+
+def _folded_map(text: str) -> tuple[str, list[int]]:
+    if text.isascii():
+        return text.lower(), list(range(len(text)))
+    out: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        folded = fold(char)
+        out.append(folded)
+        origin += [index] * len(folded)
+    return "".join(out), origin
+
+
+def _best_window(spans: list[tuple[int, int]], chars: int, length: int) -> int:
+    """The window start (a third of the window before the first match in it) covering most matches."""
+    best, best_count = 0, -1
+    for a, _ in spans:
+        start = max(0, min(a - chars // 3, length - chars))
+        count = sum(1 for s, e in spans if s >= start and e <= start + chars)
+        if count > best_count:
+            best, best_count = start, count
+    return best

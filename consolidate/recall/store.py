@@ -1,0 +1,168 @@
+"""The recall index on disk: where it lives, what this SQLite can do, the schema.
+
+One SQLite file per memory dir, `<state>/recall/<key>/index.sqlite3` (the key is the same as every
+other per-memory-dir state of ours). `docs` holds each indexed text (redacted) with where it came
+from; `fts` (unicode61) indexes every doc's folded text, `fts_cjk` (trigram) only the docs holding
+CJK text. Triggers keep both in step with `docs`. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..errors import ConsolidateError
+
+RECALL_DIR = "recall"
+INDEX_FILE = "index.sqlite3"
+SCAN_FILE = "scan.json"
+LOCK_FILE = "index.lock"
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (
+    id INTEGER PRIMARY KEY,
+    uid TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    session TEXT NOT NULL DEFAULT '',
+    ts TEXT NOT NULL DEFAULT '',
+    role TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    memory_file TEXT NOT NULL DEFAULT '',
+    line INTEGER NOT NULL DEFAULT 0,
+    cjk INTEGER NOT NULL DEFAULT 0,
+    text TEXT NOT NULL,
+    search TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS docs_source ON docs (source);
+CREATE TABLE IF NOT EXISTS memory_files (path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, digest TEXT);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
+    search, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
+    INSERT INTO fts (rowid, search) VALUES (new.id, new.search);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
+    INSERT INTO fts (fts, rowid, search) VALUES ('delete', old.id, old.search);
+END;
+"""
+_CJK_SCHEMA = """
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_cjk USING fts5 (search, content='docs', content_rowid='id', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS docs_ai_cjk AFTER INSERT ON docs WHEN new.cjk BEGIN
+    INSERT INTO fts_cjk (rowid, search) VALUES (new.id, new.search);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_ad_cjk AFTER DELETE ON docs WHEN old.cjk BEGIN
+    INSERT INTO fts_cjk (fts_cjk, rowid, search) VALUES ('delete', old.id, old.search);
+END;
+"""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What this Python's SQLite offers: FTS5 is required, the trigram tokenizer (3.34+) optional."""
+
+    fts5: bool
+    trigram: bool
+    version: str = sqlite3.sqlite_version
+
+    def require(self) -> None:
+        if not self.fts5:
+            raise ConsolidateError(
+                f"recall needs SQLite's FTS5, which this Python's SQLite {self.version} was built without; "
+                "use a Python whose sqlite3 has FTS5 (python.org and most distributions' builds do)"
+            )
+
+    @property
+    def cjk_note(self) -> str:
+        """Said once when a query holds Chinese and the trigram tokenizer is missing."""
+        return (
+            f"note: SQLite {self.version} has no trigram tokenizer (3.34+): Chinese is matched by a "
+            "substring scan, unranked and slower"
+        )
+
+
+@lru_cache(maxsize=1)
+def probe_capabilities() -> Capabilities:
+    db = sqlite3.connect(":memory:")
+    try:
+        return Capabilities(_creates(db, "unicode61"), _creates(db, "trigram"))
+    finally:
+        db.close()
+
+
+def _creates(db: sqlite3.Connection, tokenizer: str) -> bool:
+    try:
+        db.execute(f"CREATE VIRTUAL TABLE probe_{tokenizer} USING fts5 (x, tokenize='{tokenizer}')")
+    except sqlite3.OperationalError:
+        return False
+    return True
+
+
+def index_dir(state_dir: Path, memory_dir: Path) -> Path:
+    """The index's folder, keyed like `Settings.run_dir` by the memory dir's real path."""
+    key = hashlib.sha256(os.path.realpath(memory_dir).encode()).hexdigest()[:16]
+    return state_dir / RECALL_DIR / key
+
+
+def open_index(path: Path, capabilities: Capabilities | None = None) -> sqlite3.Connection:
+    """The index for writing, created (or re-created when its schema is older) as needed."""
+    capabilities = capabilities or probe_capabilities()
+    capabilities.require()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = _connect(path)
+    if _meta(db, "schema") not in (None, SCHEMA_VERSION):
+        db.close()
+        drop_index(path)
+        db = _connect(path)
+    db.executescript(_SCHEMA)
+    cjk = capabilities.trigram and _meta(db, "trigram") != "0"
+    if cjk:
+        db.executescript(_CJK_SCHEMA)
+    with db:
+        db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        db.execute("INSERT OR IGNORE INTO meta VALUES ('trigram', ?)", ("1" if cjk else "0",))
+    return db
+
+
+def open_reader(path: Path) -> sqlite3.Connection | None:
+    """The index read-only, or None when there is none yet (what the hook uses: it never indexes)."""
+    if not path.is_file():
+        return None
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+        if _meta(db, "schema") != SCHEMA_VERSION:
+            db.close()
+            return None
+    except sqlite3.Error:
+        return None
+    return db
+
+
+def has_trigram(db: sqlite3.Connection) -> bool:
+    return _meta(db, "trigram") == "1"
+
+
+def drop_index(path: Path) -> None:
+    """Remove the index and its scan state, so the next update reads everything again."""
+    for name in (path.name, path.name + "-wal", path.name + "-shm", SCAN_FILE):
+        (path.parent / name).unlink(missing_ok=True)
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=10.0)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def _meta(db: sqlite3.Connection, key: str) -> str | None:
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    except sqlite3.OperationalError:  # no meta table: a new file
+        return None
+    return str(row[0]) if row else None
