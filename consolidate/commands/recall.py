@@ -95,7 +95,7 @@ def _print_hits(result: Any) -> None:
     from ..console import use_colour
 
     out = sys.stdout
-    mark = ("\033[1m", "\033[0m") if use_colour(out) else ("**", "**")
+    mark = ("\033[1m", "\033[0m") if use_colour(out) else ("", "")
     for number, hit in enumerate(result.hits, 1):
         if hit.memory_file:
             where = f"memory {hit.memory_file}:{hit.line}"

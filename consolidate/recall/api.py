@@ -9,7 +9,7 @@ from typing import Any
 from ..settings import Settings
 from .indexer import IndexBusy, IndexScope, IndexStats, update_index
 from .search import Filters, Hit, search
-from .store import INDEX_FILE, has_trigram, index_dir, open_reader, probe_capabilities
+from .store import INDEX_FILE, index_dir, open_reader, probe_capabilities
 from .text import QueryTerms, query_terms
 
 
@@ -63,8 +63,6 @@ def recall(
         result.notes.append("no index yet: run `consolidate recall --update`")
         return result
     try:
-        if terms.cjk and not has_trigram(db):
-            result.notes.append(probe_capabilities().cjk_note)
         stamp = since.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S") if since else None
         result.hits = search(db, terms, limit=limit, filters=Filters(since=stamp))
     finally:

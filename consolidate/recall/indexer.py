@@ -42,12 +42,12 @@ from ..transcripts import (
 )
 from .memoryfiles import memory_files, pieces, read_text
 from .store import LOCK_FILE, SCAN_FILE, Capabilities, drop_index, open_index
-from .text import has_cjk, search_text
+from .text import search_text
 
-Row = tuple[str, str, str, str, str, str, str, int, int, str, str]
+Row = tuple[str, str, str, str, str, str, str, int, str, str]
 _INSERT = (
-    "INSERT OR IGNORE INTO docs (uid, source, session, ts, role, kind, memory_file, line, cjk, text, search)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT OR IGNORE INTO docs (uid, source, session, ts, role, kind, memory_file, line, text, search)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -173,7 +173,7 @@ def _transcript_rows(file: TranscriptFile, key: str, records: Iterable[dict[str,
 def _row(
     uid: str, source: str, session: str, ts: str, role: str, kind: str, memory: str, line: int, text: str
 ) -> Row:
-    return (uid, source, session, ts, role, kind, memory, line, int(has_cjk(text)), text, search_text(text))
+    return (uid, source, session, ts, role, kind, memory, line, text, search_text(text))
 
 
 def _insert(db: sqlite3.Connection, rows: Iterable[Row]) -> int:

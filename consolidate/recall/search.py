@@ -1,10 +1,9 @@
-"""Answer a query from the recall index: BM25 over the words, trigrams for Chinese, one ranked list.
+"""Answer a query from the recall index: BM25 over its content words, best first.
 
 A query is read as its content words joined by OR (stopwords of the four languages left out), so a
 question in plain words finds the passages sharing the most telling of them. Words of five letters or
-more also match by their stem (`deploy` finds `deployment`, `dosya` finds `dosyayı`). With Chinese
-in the query, its trigrams are searched in the trigram index and the two lists are fused by rank.
-Standard library only: the UserPromptSubmit hook calls this.
+more also match by their stem (`deployed` finds `deployment`, `dosyası` finds `dosyasını`); Chinese is
+matched by its bigrams. Standard library only: the UserPromptSubmit hook calls this.
 """
 
 from __future__ import annotations
@@ -14,13 +13,11 @@ import sqlite3
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .store import has_trigram
-from .text import QueryTerms, fold, fts_phrase, query_terms, trigrams
+from .text import QueryTerms, fold, fts_phrase, query_terms
 
 SNIPPET_CHARS = 240
 PREFIX_MIN = 5  # words this long also match longer forms of their first letters
 STEM_CUT = 2
-_RRF_K = 60
 _COLUMNS = "d.uid, d.session, d.ts, d.role, d.kind, d.memory_file, d.line, d.text"
 _SPACE = re.compile(r"\s+")
 
@@ -44,6 +41,7 @@ class Hit:
         data = asdict(self)
         del data["text"], data["uid"]
         data["snippet"] = self.snippet(terms, mark=mark)
+        data["matched"] = sorted(matched_terms(self.text, terms))
         return data
 
 
@@ -70,23 +68,24 @@ class Filters:
 def search(
     db: sqlite3.Connection, query: str | QueryTerms, *, limit: int = 10, filters: Filters | None = None
 ) -> list[Hit]:
-    """The best `limit` hits for the query, best first."""
+    """The best `limit` hits for the query, best first (none for a query without content words)."""
     terms = query_terms(query) if isinstance(query, str) else query
-    filters = filters or Filters()
-    pool = max(limit * 4, 20)
-    lists: list[list[Hit]] = []
-    if terms.words:
-        lists.append(_fts(db, "fts", word_match(terms.words), filters, pool))
-    if terms.cjk:
-        lists += _cjk_lists(db, terms.cjk, filters, pool)
-    if len(lists) == 1:
-        return lists[0][:limit]
-    return _fuse(lists)[:limit]
+    if not terms:
+        return []
+    where, params = (filters or Filters()).sql()
+    rows = db.execute(
+        f"SELECT {_COLUMNS}, bm25(fts) FROM fts JOIN docs d ON d.id = fts.rowid "
+        f"WHERE fts MATCH ?{where} ORDER BY bm25(fts) LIMIT ?",
+        [match_expression(terms), *params, limit],
+    ).fetchall()
+    return [_hit(row) for row in rows]
 
 
-def word_match(words: tuple[str, ...]) -> str:
-    """The FTS5 expression: each word (or its stem, for long words) as a string, joined by OR."""
-    return " OR ".join(f"{fts_phrase(_stem(w))}*" if _stemmed(w) else fts_phrase(w) for w in words)
+def match_expression(terms: QueryTerms) -> str:
+    """The FTS5 expression: each term as a string (long words by their stem, as a prefix), OR-ed."""
+    parts = [f"{fts_phrase(_stem(w))}*" if _stemmed(w) else fts_phrase(w) for w in terms.words]
+    parts += [fts_phrase(c) + ("*" if len(c) == 1 else "") for c in terms.cjk]
+    return " OR ".join(parts)
 
 
 def _stemmed(word: str) -> bool:
@@ -98,58 +97,9 @@ def _stem(word: str) -> str:
     return word[: max(PREFIX_MIN - 1, len(word) - STEM_CUT)]
 
 
-def _fts(db: sqlite3.Connection, table: str, match: str, filters: Filters, pool: int) -> list[Hit]:
-    where, params = filters.sql()
-    rows = db.execute(
-        f"SELECT {_COLUMNS}, bm25({table}) FROM {table} JOIN docs d ON d.id = {table}.rowid "
-        f"WHERE {table} MATCH ?{where} ORDER BY bm25({table}) LIMIT ?",
-        [match, *params, pool],
-    ).fetchall()
-    return [_hit(row) for row in rows]
-
-
-def _cjk_lists(
-    db: sqlite3.Connection, pieces: tuple[str, ...], filters: Filters, pool: int
-) -> list[list[Hit]]:
-    """Trigram matches for pieces of 3+ characters; a substring scan for shorter ones (or without trigram)."""
-    trigram = has_trigram(db)
-    long = [p for p in pieces if len(p) >= 3] if trigram else []
-    short = [p for p in pieces if p not in long]
-    lists = []
-    if long:
-        grams = list(dict.fromkeys(g for p in long for g in trigrams(p)))
-        lists.append(_fts(db, "fts_cjk", " OR ".join(fts_phrase(g) for g in grams), filters, pool))
-    if short:
-        lists.append(_substring(db, short, filters, pool))
-    return lists
-
-
-def _substring(db: sqlite3.Connection, pieces: list[str], filters: Filters, pool: int) -> list[Hit]:
-    """Docs holding the most of the pieces, newest first among equals (no BM25 for a LIKE scan)."""
-    where, params = filters.sql()
-    found = " + ".join("(instr(d.search, ?) > 0)" for _ in pieces)
-    rows = db.execute(
-        f"SELECT {_COLUMNS}, -({found}) AS score FROM docs d WHERE d.cjk AND ({found}) > 0{where} "
-        "ORDER BY score, d.ts DESC LIMIT ?",
-        [*pieces, *pieces, *params, pool],
-    ).fetchall()
-    return [_hit(row) for row in rows]
-
-
 def _hit(row: tuple[Any, ...]) -> Hit:
     uid, session, ts, role, kind, memory_file, line, text, score = row
     return Hit(uid, session, ts, role, kind, memory_file, int(line), text, float(score))
-
-
-def _fuse(lists: list[list[Hit]]) -> list[Hit]:
-    """Reciprocal-rank fusion: lists whose scores cannot be compared still agree on what ranks high."""
-    fused: dict[str, float] = {}
-    hits: dict[str, Hit] = {}
-    for ranked in lists:
-        for rank, hit in enumerate(ranked):
-            fused[hit.uid] = fused.get(hit.uid, 0.0) - 1.0 / (_RRF_K + rank)
-            hits.setdefault(hit.uid, hit)
-    return [hits[uid] for uid in sorted(fused, key=lambda u: fused[u])]
 
 
 def matched_terms(text: str, terms: QueryTerms) -> set[str]:
@@ -198,7 +148,13 @@ def _match_spans(text: str, terms: QueryTerms) -> list[tuple[int, int]]:
             boundary + re.escape(needle) + (r"[^\W_]*" if term in terms.words else ""), folded
         ):
             spans.append((origin[match.start()], origin[match.end() - 1] + 1))
-    return sorted(set(spans))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(set(spans)):
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _folded_map(text: str) -> tuple[str, list[int]]:

@@ -2,8 +2,8 @@
 
 One SQLite file per memory dir, `<state>/recall/<key>/index.sqlite3` (the key is the same as every
 other per-memory-dir state of ours). `docs` holds each indexed text (redacted) with where it came
-from; `fts` (unicode61) indexes every doc's folded text, `fts_cjk` (trigram) only the docs holding
-CJK text. Triggers keep both in step with `docs`. Standard library only.
+from and its folded search form; `fts` (FTS5, unicode61) indexes the search form, kept in step with
+`docs` by triggers. Standard library only.
 """
 
 from __future__ import annotations
@@ -35,7 +35,6 @@ CREATE TABLE IF NOT EXISTS docs (
     kind TEXT NOT NULL,
     memory_file TEXT NOT NULL DEFAULT '',
     line INTEGER NOT NULL DEFAULT 0,
-    cjk INTEGER NOT NULL DEFAULT 0,
     text TEXT NOT NULL,
     search TEXT NOT NULL
 );
@@ -51,23 +50,13 @@ CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
     INSERT INTO fts (fts, rowid, search) VALUES ('delete', old.id, old.search);
 END;
 """
-_CJK_SCHEMA = """
-CREATE VIRTUAL TABLE IF NOT EXISTS fts_cjk USING fts5 (search, content='docs', content_rowid='id', tokenize='trigram');
-CREATE TRIGGER IF NOT EXISTS docs_ai_cjk AFTER INSERT ON docs WHEN new.cjk BEGIN
-    INSERT INTO fts_cjk (rowid, search) VALUES (new.id, new.search);
-END;
-CREATE TRIGGER IF NOT EXISTS docs_ad_cjk AFTER DELETE ON docs WHEN old.cjk BEGIN
-    INSERT INTO fts_cjk (fts_cjk, rowid, search) VALUES ('delete', old.id, old.search);
-END;
-"""
 
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What this Python's SQLite offers: FTS5 is required, the trigram tokenizer (3.34+) optional."""
+    """What this Python's SQLite offers: recall needs FTS5."""
 
     fts5: bool
-    trigram: bool
     version: str = sqlite3.sqlite_version
 
     def require(self) -> None:
@@ -77,30 +66,17 @@ class Capabilities:
                 "use a Python whose sqlite3 has FTS5 (python.org and most distributions' builds do)"
             )
 
-    @property
-    def cjk_note(self) -> str:
-        """Said once when a query holds Chinese and the trigram tokenizer is missing."""
-        return (
-            f"note: SQLite {self.version} has no trigram tokenizer (3.34+): Chinese is matched by a "
-            "substring scan, unranked and slower"
-        )
-
 
 @lru_cache(maxsize=1)
 def probe_capabilities() -> Capabilities:
     db = sqlite3.connect(":memory:")
     try:
-        return Capabilities(_creates(db, "unicode61"), _creates(db, "trigram"))
+        db.execute("CREATE VIRTUAL TABLE probe USING fts5 (x, tokenize='unicode61 remove_diacritics 2')")
+    except sqlite3.OperationalError:
+        return Capabilities(False)
     finally:
         db.close()
-
-
-def _creates(db: sqlite3.Connection, tokenizer: str) -> bool:
-    try:
-        db.execute(f"CREATE VIRTUAL TABLE probe_{tokenizer} USING fts5 (x, tokenize='{tokenizer}')")
-    except sqlite3.OperationalError:
-        return False
-    return True
+    return Capabilities(True)
 
 
 def index_dir(state_dir: Path, memory_dir: Path) -> Path:
@@ -120,12 +96,8 @@ def open_index(path: Path, capabilities: Capabilities | None = None) -> sqlite3.
         drop_index(path)
         db = _connect(path)
     db.executescript(_SCHEMA)
-    cjk = capabilities.trigram and _meta(db, "trigram") != "0"
-    if cjk:
-        db.executescript(_CJK_SCHEMA)
     with db:
         db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-        db.execute("INSERT OR IGNORE INTO meta VALUES ('trigram', ?)", ("1" if cjk else "0",))
     return db
 
 
@@ -141,10 +113,6 @@ def open_reader(path: Path) -> sqlite3.Connection | None:
     except sqlite3.Error:
         return None
     return db
-
-
-def has_trigram(db: sqlite3.Connection) -> bool:
-    return _meta(db, "trigram") == "1"
 
 
 def drop_index(path: Path) -> None:

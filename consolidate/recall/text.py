@@ -2,8 +2,10 @@
 
 Folding removes case and diacritics the same way on both sides (`café`, `Çalıştırma`, `ёлка` match
 `cafe`, `calistirma`, `елка`); SQLite's unicode61 tokenizer alone keeps Turkish `ı` and Russian `ё`
-apart. Chinese has no spaces between words, so CJK runs go to a trigram index and a query's CJK run is
-searched as its overlapping trigrams (two-character words by substring). Standard library only.
+apart. Chinese has no spaces between words, so a CJK run is indexed as its overlapping two-character
+pieces (`数据库` → `数据 据库`, the bigram scheme of Lucene's CJK analyzer) and a query's run is
+searched the same way: most Chinese words are two characters long, which trigrams cannot match.
+Standard library only.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ _CJK_RUN = re.compile(f"[{CJK_CLASS}]+")
 _MARKS = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
 _WORD = re.compile(rf"[^\W{CJK_CLASS}]+|[{CJK_CLASS}]+")
 _TURKISH = str.maketrans({"ı": "i"})
-# Chinese particles split a run into the words around them (的, 了 … carry no meaning of their own).
+# Chinese particles and pronouns split a query's run into the words around them (的, 了 … say nothing).
 _CJK_PARTICLES = re.compile("[的了吗呢吧啊呀么和与及或把被将给就也都还在是我你他她它们这那个]+")
 MIN_TERM = 2
 
@@ -28,7 +30,7 @@ _STOPWORDS = """
     let like me more most my no not now of off on once only or other our out over please same she should so
     some such than that the their them then there these they this those through to too under up us very was
     we were what when where which while who why will with would you your yes ok okay thanks think want need
-    lets let's
+    lets against because since until without between each few many much own via per any every
     и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее мне было вот от
     меня еще нет о из ему теперь когда даже ну ли если уже или ни быть был него до вас нибудь опять уж вам
     ведь там потом себя ничего ей может они тут где есть надо ней для мы тебя их чем была сам чтоб без будто
@@ -58,14 +60,23 @@ def has_cjk(text: str) -> bool:
 
 
 def search_text(text: str) -> str:
-    """The folded text the index tokenizes: CJK runs set apart, so `用pnpm` gives the word `pnpm`."""
+    """The folded text the index tokenizes: each CJK run as its bigrams, set apart from other words."""
     folded = fold(text)
-    return _CJK_RUN.sub(lambda m: f" {m.group(0)} ", folded) if has_cjk(folded) else folded
+    return (
+        _CJK_RUN.sub(lambda m: " " + " ".join(bigrams(m.group(0))) + " ", folded)
+        if has_cjk(folded)
+        else folded
+    )
+
+
+def bigrams(run: str) -> list[str]:
+    """The overlapping two-character pieces of a CJK run (a single character stays itself)."""
+    return [run[i : i + 2] for i in range(len(run) - 1)] if len(run) > 1 else [run]
 
 
 @dataclass(frozen=True)
 class QueryTerms:
-    """A query split for the two indexes: words for unicode61, CJK pieces for the trigram index."""
+    """A query's content words, and the bigrams of its CJK runs."""
 
     words: tuple[str, ...]
     cjk: tuple[str, ...]
@@ -84,17 +95,13 @@ def query_terms(query: str) -> QueryTerms:
     cjk: list[str] = []
     for token in _WORD.findall(fold(query)):
         if _CJK.match(token):
-            cjk += [p for p in _CJK_PARTICLES.split(token) if len(p) >= MIN_TERM and p not in cjk]
+            pieces = [p for p in _CJK_PARTICLES.split(token) if p]
+            cjk += [
+                b for p in pieces for b in bigrams(p) if b not in cjk and (len(b) > 1 or len(pieces) == 1)
+            ]
         elif len(token) >= MIN_TERM and token not in STOPWORDS and token not in words:
             words.append(token)
     return QueryTerms(tuple(words), tuple(cjk))
-
-
-def trigrams(piece: str) -> list[str]:
-    """The overlapping three-character pieces of a CJK word (the word itself when shorter)."""
-    if len(piece) <= 3:
-        return [piece]
-    return [piece[i : i + 3] for i in range(len(piece) - 2)]
 
 
 def fts_phrase(term: str) -> str:
