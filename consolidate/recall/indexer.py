@@ -177,9 +177,7 @@ def _row(
 
 
 def _insert(db: sqlite3.Connection, rows: Iterable[Row]) -> int:
-    before = db.total_changes
-    db.executemany(_INSERT, rows)
-    return db.total_changes - before
+    return max(0, db.executemany(_INSERT, rows).rowcount)
 
 
 def _index_memory(db: sqlite3.Connection, memory_dir: Path, stats: IndexStats) -> None:
