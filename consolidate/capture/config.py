@@ -30,7 +30,13 @@ _NUMBERS = {
     "inject": {"max_lessons": "inject_max_lessons", "max_bytes": "inject_max_bytes"},
     "watchdog": {"assistant_turns": "watchdog_turns", "user_chars": "watchdog_chars"},
     "session_start": {"top_lessons": "top_lessons"},
+    "recall": {
+        "max_hits": "recall_max_hits",
+        "max_bytes": "recall_max_bytes",
+        "refresh_minutes": "recall_refresh_minutes",
+    },
 }
+_SWITCHES = {"recall": {"auto": "recall_auto"}}
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,10 @@ class Config:
     watchdog_turns: int = 2
     watchdog_chars: int = 1000
     top_lessons: int = 5
+    recall_auto: bool = False
+    recall_max_hits: int = 3
+    recall_max_bytes: int = 2048
+    recall_refresh_minutes: float = 30.0
     problems: tuple[str, ...] = ()
 
     def signal(self, channel: str, count: int) -> str:
@@ -85,6 +95,16 @@ def _overlay(config: Config, path: Path) -> Config:
                 changes[attribute] = kind(value)
             elif value is not None:
                 problems.append(f"{path}: [{table}] {key} must be a non-negative number")
+    for table, keys in _SWITCHES.items():
+        section = data.get(table)
+        if not isinstance(section, dict):
+            continue
+        for key, attribute in keys.items():
+            value = section.get(key)
+            if isinstance(value, bool):
+                changes[attribute] = value
+            elif value is not None:
+                problems.append(f"{path}: [{table}] {key} must be true or false")
     return replace(config, problems=tuple(problems), **changes)
 
 

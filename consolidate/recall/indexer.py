@@ -41,7 +41,7 @@ from ..transcripts import (
     state_key,
 )
 from .memoryfiles import memory_files, pieces, read_text
-from .store import LOCK_FILE, SCAN_FILE, Capabilities, drop_index, open_index
+from .store import LOCK_FILE, SCAN_FILE, STAMP_FILE, Capabilities, drop_index, open_index
 from .text import search_text
 
 Row = tuple[str, str, str, str, str, str, str, int, str, str]
@@ -117,6 +117,7 @@ def _update(db: sqlite3.Connection, scope: IndexScope, now: datetime) -> IndexSt
         db.execute("INSERT OR REPLACE INTO meta VALUES ('memory_dir', ?)", (str(scope.memory_dir),))
     state.forget_missing()
     state.save(scope.scan_file)  # after the commit: a crash in between re-reads, and INSERT OR IGNORE dedupes
+    (scope.index.parent / STAMP_FILE).touch()  # what auto-recall reads to decide whether to refresh
     return stats
 
 

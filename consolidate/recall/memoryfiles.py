@@ -1,7 +1,7 @@
 """Memory files cut into the pieces recall returns: one index entry, or one passage of a topic file.
 
-A heading travels with the block under it; a topic file's `name`/`description` frontmatter is its
-first piece; small neighbouring paragraphs of a topic file are merged (up to `PASSAGE_CHARS`).
+A heading travels with the block under it; a topic file's `name`/`description` frontmatter leads its
+first passage; small neighbouring paragraphs of a topic file are merged (up to `PASSAGE_CHARS`).
 Standard library only, so the indexer runs wherever the hooks run.
 """
 
@@ -19,6 +19,7 @@ _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 _FENCE = re.compile(r"^\s{0,3}(?:```|~~~)")
 _FRONT_KEYS = re.compile(r"^(?:name|description)\s*:\s*(.+)$")
+_LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+\s*$")  # `[12]: notes.md#anchor`: navigation only
 
 
 @dataclass(frozen=True)
@@ -52,25 +53,25 @@ def read_text(path: Path) -> str | None:
 def pieces(relative: str, text: str) -> list[Piece]:
     """The searchable pieces of one memory file, in file order."""
     lines = text.splitlines()
-    found: list[Piece] = []
-    start = _frontmatter(lines, found)
+    start, said = _frontmatter(lines)
     index_like = relative == "MEMORY.md" or relative.startswith("clusters/")
     blocks = _blocks(lines, start, split_items=index_like)
-    found += blocks if index_like else _merged(blocks)
+    found = blocks if index_like else _merged(blocks)
+    if said:  # a topic file's description leads its first passage
+        first = found[0] if found else Piece(start + 1, "")
+        found[:1] = [Piece(first.line, (said + "\n\n" + first.text).strip())]
     return [p for p in found if p.text.strip()]
 
 
-def _frontmatter(lines: list[str], found: list[Piece]) -> int:
-    """Record `name`/`description` as a piece; the index of the first body line."""
+def _frontmatter(lines: list[str]) -> tuple[int, str]:
+    """The index of the first body line, and what `name`/`description` say."""
     if not lines or lines[0].strip() != "---":
-        return 0
+        return 0, ""
     for end in range(1, len(lines)):
         if lines[end].strip() in ("---", "..."):
             said = [m.group(1).strip().strip("\"'") for m in map(_FRONT_KEYS.match, lines[1:end]) if m]
-            if said:
-                found.append(Piece(1, " — ".join(said)))
-            return end + 1
-    return 0  # never closed: read it as body
+            return end + 1, " — ".join(said)
+    return 0, ""  # never closed: read it as body
 
 
 def _blocks(lines: list[str], start: int, *, split_items: bool) -> list[Piece]:
@@ -89,6 +90,8 @@ def _blocks(lines: list[str], start: int, *, split_items: bool) -> list[Piece]:
         has_text = any(not _HEADING.match(c) for c in current)
         if _FENCE.match(line):
             fenced = not fenced
+        elif not fenced and _LINK_DEFINITION.match(line):
+            continue
         elif not fenced:
             if not line.strip():
                 if has_text:

@@ -81,6 +81,20 @@ def search(
     return [_hit(row) for row in rows]
 
 
+def document_frequencies(db: sqlite3.Connection, terms: QueryTerms) -> tuple[int, dict[str, int]]:
+    """(documents in the index, how many hold each term — by its stem when it is searched by stem)."""
+    total = int(db.execute("SELECT count(*) FROM docs").fetchone()[0])
+    counts = {}
+    for term in terms.all:
+        low = _stem(term) if _stemmed(term) else term
+        high = low + "\uffff" if _stemmed(term) or len(term) == 1 else low
+        row = db.execute(
+            "SELECT coalesce(sum(doc), 0) FROM fts_vocab WHERE term >= ? AND term <= ?", (low, high)
+        )
+        counts[term] = int(row.fetchone()[0])
+    return total, counts
+
+
 def match_expression(terms: QueryTerms) -> str:
     """The FTS5 expression: each term as a string (long words by their stem, as a prefix), OR-ed."""
     parts = [f"{fts_phrase(_stem(w))}*" if _stemmed(w) else fts_phrase(w) for w in terms.words]

@@ -21,6 +21,7 @@ RECALL_DIR = "recall"
 INDEX_FILE = "index.sqlite3"
 SCAN_FILE = "scan.json"
 LOCK_FILE = "index.lock"
+STAMP_FILE = "refresh.stamp"  # touched when an update starts in the background and when any update ends
 SCHEMA_VERSION = "1"
 
 _SCHEMA = """
@@ -43,6 +44,7 @@ CREATE TABLE IF NOT EXISTS memory_files (path TEXT PRIMARY KEY, size INTEGER, mt
 CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5 (
     search, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_vocab USING fts5vocab (fts, 'row');
 CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
     INSERT INTO fts (rowid, search) VALUES (new.id, new.search);
 END;
