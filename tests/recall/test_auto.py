@@ -13,11 +13,12 @@ import pytest
 
 from consolidate.capture.places import state_root
 from consolidate.recall.api import index_scope, refresh
-from consolidate.recall.auto import HEADER, STAMP_FILE
+from consolidate.recall.auto import HEADER
+from consolidate.recall.store import STAMP_FILE
 from consolidate.settings import Settings, load_settings
 from tests.capture.fixtures import Session, write_session
-from tests.hooks.helpers import hook, payload
 from tests.helpers.memory import write_tree
+from tests.hooks.helpers import hook, payload
 
 ROOT = Path(__file__).resolve().parents[2]
 PROMPT = "how do we rotate the staging database credentials for the nightly backup job"
