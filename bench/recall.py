@@ -9,8 +9,9 @@ Speed: building the index of the three corpus projects, as CPU time in a fresh p
 and `json.loads`-ing every line of the same transcripts in the same run; then an update with nothing
 changed (package import excluded from both).
 
-Hook: the UserPromptSubmit hook with `[recall] auto = true` over the tspec index, as a process, against
-the same hook with auto-recall off and against `python3 -I -S -c pass`, round-robin (as bench/hooks.py).
+Hook: the UserPromptSubmit hook with `[recall] auto = true` over the tspec index (its sessions, and its
+`notes/` folder copied in as the memory dir), as a process, against the same hook with auto-recall off
+and against `python3 -I -S -c pass`, round-robin (as bench/hooks.py).
 
     python bench/recall.py                  # quality, speed and hook
     python bench/recall.py --quality --show # also list the queries missed at 5
@@ -167,10 +168,14 @@ def hook(runs: int) -> None:
     try:
         home, project = corpus_home(base, [source])
         (project / ".git").mkdir()
+        from consolidate.capture.places import memory_dir
+
+        shutil.copytree(CORPUS / "winksaville__tspec" / "notes", memory_dir(home, project))  # real notes as memory
         state = base / "state"
         env = {**os.environ, "HOME": str(base), "CLAUDE_CONFIG_DIR": str(home), "CONSOLIDATE_STATE_DIR": str(state),
                "PYTHONPYCACHEPREFIX": str(base / "pycache")}  # fmt: skip
         env.pop("CONSOLIDATE_CHILD", None)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode cached (in a temp dir)
         venv = str(ROOT / ".venv" / "bin" / "python")
         subprocess.run([venv, "-m", "consolidate", "recall", "--update", str(project)], env=env, check=True,
                        capture_output=True)  # fmt: skip
