@@ -30,6 +30,7 @@ COMMANDS = (
     "install",
     "uninstall",
     "recall",
+    "doctor",
 )
 
 
