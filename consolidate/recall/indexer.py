@@ -40,10 +40,13 @@ from ..transcripts import (
     normalize,
     state_key,
 )
+from ..transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS
 from .memoryfiles import memory_files, pieces, read_text
 from .store import LOCK_FILE, SCAN_FILE, STAMP_FILE, Capabilities, drop_index, open_index
 from .text import search_text
 
+# Records that never hold what was said: progress, and tool results (left unparsed; see iter_json_lines).
+_UNSAID = (*PROGRESS_MARKERS, b'"type":"tool_result"', b'"type": "tool_result"')
 Row = tuple[str, str, str, str, str, str, str, int, str, str]
 _INSERT = (
     "INSERT OR IGNORE INTO docs (uid, source, session, ts, role, kind, memory_file, line, text, search)"
@@ -148,7 +151,10 @@ def _index_transcript(
     if change.from_start and key in state.files:
         stats.removed += db.execute("DELETE FROM docs WHERE source = ?", (key,)).rowcount
     stats.read += 1
-    rows = _transcript_rows(file, key, iter_new_records(file.path, state, stats.lines))
+    records = iter_new_records(
+        file.path, state, stats.lines, skip_prefixes=METADATA_PREFIXES, skip_markers=_UNSAID
+    )
+    rows = _transcript_rows(file, key, records)
     stats.added += _insert(db, rows)
 
 
