@@ -17,6 +17,7 @@ and against `python3 -I -S -c pass`, round-robin (as bench/hooks.py).
     python bench/recall.py --quality --show # also list the queries missed at 5
     python bench/recall.py --speed --rounds 5
     python bench/recall.py --hook --runs 40
+    python bench/recall.py --auto-sample 300 --show   # what auto-recall injects for real prompts
 """
 
 from __future__ import annotations
@@ -96,6 +97,50 @@ def report(name: str, note: str, ranks: list[int | None]) -> None:
     print(f"  ({note.split(':')[0].lower()})")
 
 
+def auto_sample(count: int, show: bool) -> None:
+    """Auto-recall's choice for real prompts: the tspec sessions indexed with the project's notes as memory."""
+    import random
+    import sqlite3
+
+    from consolidate.recall.api import index_scope, refresh
+    from consolidate.recall.auto import KINDS, MIN_TELLING, choose, telling_terms
+    from consolidate.recall.search import Filters, document_frequencies, search
+    from consolidate.recall.text import query_terms
+    from consolidate.settings import load_settings
+
+    notes = CORPUS / "winksaville__tspec" / "notes"
+    if not notes.is_dir():
+        print("corpus not found; auto-recall sample skipped")
+        return
+    base = Path(tempfile.mkdtemp(prefix="consolidate-bench-recall-auto-"))
+    try:
+        home, project = corpus_home(base, ["winksaville__tspec/.claude"])
+        os.environ["CONSOLIDATE_STATE_DIR"] = str(base / "state")
+        settings = load_settings(project, home=home, memory_dir=notes)
+        refresh(settings)
+        db = sqlite3.connect(index_scope(settings).index)
+        prompts = db.execute("SELECT session, text FROM docs WHERE role = 'user' ORDER BY id").fetchall()
+        sample = random.Random(18).sample(prompts, min(count, len(prompts)))
+        asked = drew = lines = 0
+        for session, prompt in sample:
+            terms = query_terms(prompt[:2000])
+            telling = telling_terms(*document_frequencies(db, terms)) if terms else set()
+            if len(telling) < MIN_TELLING:
+                asked += bool(terms)
+                continue
+            asked += 1
+            hits = search(db, terms, limit=20, filters=Filters(kinds=KINDS, exclude_session=session))
+            chosen = choose(hits, terms, telling, lambda _: True, max_hits=3, max_bytes=2048)
+            drew += bool(chosen)
+            lines += len(chosen)
+            if show and chosen:
+                print("PROMPT " + " ".join(prompt.split())[:200])
+                print("\n".join("    " + line[:240] for line in chosen))
+        print(f"auto-recall: {drew} of {asked} real prompts drew context, {lines} lines in all")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def child(mode: str, home: Path, project: Path, state: Path) -> dict[str, float]:
     """One timed run in this process: "baseline" (read + json.loads every line), "build" or "update"."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -170,7 +215,9 @@ def hook(runs: int) -> None:
         (project / ".git").mkdir()
         from consolidate.capture.places import memory_dir
 
-        shutil.copytree(CORPUS / "winksaville__tspec" / "notes", memory_dir(home, project))  # real notes as memory
+        shutil.copytree(
+            CORPUS / "winksaville__tspec" / "notes", memory_dir(home, project)
+        )  # real notes as memory
         state = base / "state"
         env = {**os.environ, "HOME": str(base), "CLAUDE_CONFIG_DIR": str(home), "CONSOLIDATE_STATE_DIR": str(state),
                "PYTHONPYCACHEPREFIX": str(base / "pycache")}  # fmt: skip
@@ -240,10 +287,18 @@ def main() -> None:
     parser.add_argument("--quality", action="store_true")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--hook", action="store_true")
-    parser.add_argument("--show", action="store_true", help="list the queries missed at 5")
+    parser.add_argument(
+        "--auto-sample", type=int, metavar="N", help="auto-recall's choice for N real prompts"
+    )
+    parser.add_argument(
+        "--show", action="store_true", help="list the queries missed at 5 (the sample's lines)"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--runs", type=int, default=40)
     args = parser.parse_args()
+    if args.auto_sample:
+        auto_sample(args.auto_sample, args.show)
+        return
     every = not (args.quality or args.speed or args.hook)
     if args.quality or every:
         quality(args.show)
