@@ -147,13 +147,9 @@ def child(mode: str, home: Path, project: Path, state: Path) -> dict[str, float]
     result: dict[str, float] = {}
     transcripts = next((home / "projects").iterdir())
     if mode == "baseline":
-        lines = 0
-        for path in sorted(transcripts.rglob("*.jsonl")):
-            with open(path, "rb") as handle:
-                for line in handle:
-                    json.loads(line)
-                    lines += 1
-        result["lines"] = lines
+        from scan_corpus import parse_every_line  # the same baseline as the discoverer's benchmark
+
+        result["lines"] = parse_every_line(transcripts)
     else:
         os.environ["CONSOLIDATE_STATE_DIR"] = str(state)
         from consolidate.recall.api import refresh

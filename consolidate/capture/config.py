@@ -31,12 +31,12 @@ _NUMBERS = {
     "watchdog": {"assistant_turns": "watchdog_turns", "user_chars": "watchdog_chars"},
     "session_start": {"top_lessons": "top_lessons"},
     "recall": {
+        "auto": "recall_auto",
         "max_hits": "recall_max_hits",
         "max_bytes": "recall_max_bytes",
         "refresh_minutes": "recall_refresh_minutes",
     },
 }
-_SWITCHES = {"recall": {"auto": "recall_auto"}}
 
 
 @dataclass(frozen=True)
@@ -89,22 +89,13 @@ def _overlay(config: Config, path: Path) -> Config:
         if not isinstance(section, dict):
             continue
         for key, attribute in keys.items():
-            value = section.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-                kind = _field_type(attribute)
+            value, kind = section.get(key), _field_type(attribute)
+            number = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+            if isinstance(value, bool) if kind is bool else number:
                 changes[attribute] = kind(value)
             elif value is not None:
-                problems.append(f"{path}: [{table}] {key} must be a non-negative number")
-    for table, keys in _SWITCHES.items():
-        section = data.get(table)
-        if not isinstance(section, dict):
-            continue
-        for key, attribute in keys.items():
-            value = section.get(key)
-            if isinstance(value, bool):
-                changes[attribute] = value
-            elif value is not None:
-                problems.append(f"{path}: [{table}] {key} must be true or false")
+                expected = "true or false" if kind is bool else "a non-negative number"
+                problems.append(f"{path}: [{table}] {key} must be {expected}")
     return replace(config, problems=tuple(problems), **changes)
 
 
@@ -127,5 +118,6 @@ def _channels(current: dict[str, str], declared: object, path: Path, problems: l
 def _field_type(attribute: str) -> type:
     for item in fields(Config):
         if item.name == attribute:
-            return float if item.type in (float, "float") else int
+            name = getattr(item.type, "__name__", item.type)  # a string under postponed annotations
+            return {"float": float, "bool": bool}.get(str(name), int)
     return float

@@ -16,10 +16,9 @@ from memory_layout import MemoryTree, ProjectLayout, load_memory_tree
 
 from ..capture.config import Config, load_config
 from ..capture.places import repo_root
+from ..recall.memoryfiles import read_text
 from ..settings import Settings
 from .imports import Import, find_imports
-
-MAX_TEXT_BYTES = 4 * 1024 * 1024
 
 
 @dataclass
@@ -60,12 +59,7 @@ class DoctorContext:
 
     def read(self, path: Path) -> str | None:
         """A text file's content, or None when absent, too big, binary or unreadable."""
-        try:
-            if path.stat().st_size > MAX_TEXT_BYTES:
-                return None
-            return path.read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            return None
+        return read_text(path)
 
     @cached_property
     def settings_files(self) -> dict[str, dict[str, Any]]:
