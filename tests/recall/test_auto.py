@@ -145,3 +145,14 @@ def test_auto_recall_runs_on_a_bare_interpreter(settings: Settings) -> None:
         if line.startswith("import time:")
     }
     assert "consolidate.recall.search" in imported and "consolidate.recall.indexer" not in imported
+
+
+def test_a_bad_switch_is_reported_and_leaves_auto_recall_off(settings: Settings) -> None:
+    from consolidate.capture.config import load_config
+
+    enable(settings)
+    (settings.state_dir / "config.toml").write_text('[recall]\nauto = "yes"\nmax_hits = 2\n')
+    config = load_config(settings.state_dir, settings.layout.project)
+    assert (config.recall_auto, config.recall_max_hits) == (False, 2)
+    assert config.problems == (f"{settings.state_dir / 'config.toml'}: [recall] auto must be true or false",)
+    assert recalled(settings) == ""
