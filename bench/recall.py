@@ -256,6 +256,7 @@ def hook(runs: int) -> None:
                 if round_number:  # round 0 warms bytecode and caches
                     times[name].append(elapsed)
                     injected += bool(auto and "consolidate recall" in done.stdout)
+        in_process = auto_recall_cost(env, project, [p["query"] for p in prompts])
         print(
             f"{runs} rounds, ms (prompts: the dev queries; {injected} of {runs} prompts got recalled context)"
         )
@@ -265,8 +266,34 @@ def hook(runs: int) -> None:
             print(
                 f"  {name:36} p50 {p50 * 1000:7.1f}  p95 {p95 * 1000:7.1f}  ({p95 / base_p95:.1f}× python3 -I -S at p95)"
             )
+        print(in_process)
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def auto_recall_cost(env: dict[str, str], project: Path, prompts: list[str]) -> str:
+    """Auto-recall's own share, in one warm process: importing what the hook would not import
+    anyway, then each call (what a loaded machine's process start-up noise hides)."""
+    script = (
+        "import json, os, sys, time\n"
+        "import consolidate.hooks.prompt\n"  # what the hook imports anyway
+        "from consolidate.hooks.context import HookContext\n"
+        "t = time.perf_counter()\n"
+        "from consolidate.recall.auto import auto_recall\n"
+        "imported = time.perf_counter() - t\n"
+        "times = []\n"
+        "for i, prompt in enumerate(json.loads(sys.stdin.read())):\n"
+        "    payload = {'session_id': f'cost-{i}', 'cwd': sys.argv[1], 'prompt': prompt}\n"
+        "    ctx = HookContext('UserPromptSubmit', payload, os.environ)\n"
+        "    t = time.perf_counter(); auto_recall(ctx); times.append(time.perf_counter() - t)\n"
+        "print(json.dumps([imported, times]))\n"
+    )
+    venv = str(ROOT / ".venv" / "bin" / "python")
+    done = subprocess.run([venv, "-c", script, str(project)], input=json.dumps(prompts), env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    imported, times = json.loads(done.stdout)
+    return (f"  auto-recall's own share (in process): import {imported * 1000:.1f} ms, "
+            f"a call p50 {percentile(times, 0.5) * 1000:.1f} ms, p95 {percentile(times, 0.95) * 1000:.1f} ms")  # fmt: skip
 
 
 def percentile(values: list[float], q: float) -> float:
