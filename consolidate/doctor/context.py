@@ -12,7 +12,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from memory_layout import MemoryTree, ProjectLayout, load_memory_tree
+from memory_layout import Defect, MemoryTree, ProjectLayout, check_tree, load_memory_tree
 
 from ..capture.config import Config, load_config
 from ..capture.places import repo_root
@@ -39,6 +39,10 @@ class DoctorContext:
     @cached_property
     def tree(self) -> MemoryTree:
         return load_memory_tree(self.settings.memory_dir)
+
+    @cached_property
+    def defects(self) -> list[Defect]:
+        return check_tree(self.tree)
 
     @cached_property
     def config(self) -> Config:

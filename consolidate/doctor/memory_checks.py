@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from memory_layout import BUDGET_BYTES, BUDGET_LINES, check_tree, measure_index
+from memory_layout import BUDGET_BYTES, BUDGET_LINES, measure_index
 
 from ..secrets import find_secrets
 from .context import DoctorContext
@@ -63,7 +63,8 @@ def memory_index_budget(ctx: DoctorContext) -> Check:
 
 
 def _defects(ctx: DoctorContext, kinds: set[str]) -> list[str]:
-    return [f"{d.file}:{d.line}" if d.line else d.file for d in check_tree(ctx.tree) if d.kind in kinds]
+    places = [f"{d.file}:{d.line}" if d.line else d.file for d in ctx.defects if d.kind in kinds]
+    return list(dict.fromkeys(places))
 
 
 def memory_pointers(ctx: DoctorContext) -> Check:

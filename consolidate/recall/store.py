@@ -91,11 +91,12 @@ def open_index(path: Path, capabilities: Capabilities | None = None) -> sqlite3.
     """The index for writing, created (or re-created when its schema is older) as needed."""
     capabilities = capabilities or probe_capabilities()
     capabilities.require()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    _private(path)
     db = _connect(path)
     if _meta(db, "schema") not in (None, SCHEMA_VERSION):
         db.close()
         drop_index(path)
+        _private(path)
         db = _connect(path)
     db.executescript(_SCHEMA)
     with db:
@@ -121,6 +122,15 @@ def drop_index(path: Path) -> None:
     """Remove the index and its scan state, so the next update reads everything again."""
     for name in (path.name, path.name + "-wal", path.name + "-shm", SCAN_FILE):
         (path.parent / name).unlink(missing_ok=True)
+
+
+def _private(path: Path) -> None:
+    """The index holds what was said in sessions: a folder and a file only the user can read (SQLite
+    gives its -wal and -shm files the database's permissions)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.parent.chmod(0o700)
+    os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+    path.chmod(0o600)
 
 
 def _connect(path: Path) -> sqlite3.Connection:

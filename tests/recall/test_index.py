@@ -179,3 +179,14 @@ def test_the_index_json_stats_match_what_was_read(settings: Settings, claude_hom
     stats = refresh(settings).to_dict()
     assert stats["sessions"] == len(PLANTED) + 5 and stats["read"] == stats["sessions"]
     assert json.loads(json.dumps(stats)) == stats
+
+
+def test_the_index_is_private_to_the_user(settings: Settings, claude_home: Path) -> None:
+    write_session(
+        claude_home, settings.layout.project, Session(cwd=str(settings.layout.project)).user("private words")
+    )
+    refresh(settings)
+    index = index_scope(settings).index
+    assert index.parent.stat().st_mode & 0o777 == 0o700
+    for path in index.parent.glob("index.sqlite3*"):
+        assert path.stat().st_mode & 0o077 == 0, path.name
