@@ -129,7 +129,9 @@ def auto_sample(count: int, show: bool) -> None:
                 asked += bool(terms)
                 continue
             asked += 1
-            hits = search(db, terms, limit=20, filters=Filters(kinds=KINDS, exclude_session=session))
+            hits = search(
+                db, terms, limit=20, filters=Filters(kinds=KINDS, exclude_session=session), tagged_only=True
+            )
             chosen = choose(hits, terms, telling, lambda _: True, max_hits=3, max_bytes=2048)
             drew += bool(chosen)
             lines += len(chosen)

@@ -57,7 +57,7 @@ def auto_recall(ctx: HookContext) -> str:
         if len(telling) < MIN_TELLING:
             return ""
         filters = Filters(kinds=KINDS, exclude_session=ctx.session_id)
-        hits = search(db, terms, limit=CANDIDATES, filters=filters)
+        hits = search(db, terms, limit=CANDIDATES, filters=filters, tagged_only=True)
     finally:
         db.close()
     lines = choose(hits, terms, telling, SessionMarks(ctx.state_dir, ctx.session_id).claim,

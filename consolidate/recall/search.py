@@ -66,16 +66,23 @@ class Filters:
 
 
 def search(
-    db: sqlite3.Connection, query: str | QueryTerms, *, limit: int = 10, filters: Filters | None = None
+    db: sqlite3.Connection,
+    query: str | QueryTerms,
+    *,
+    limit: int = 10,
+    filters: Filters | None = None,
+    tagged_only: bool = False,
 ) -> list[Hit]:
-    """The best `limit` hits for the query, best first (none for a query without content words)."""
+    """The best `limit` hits for the query, best first (none for a query without content words);
+    `tagged_only` searches only memory and tagged messages (the small index auto-recall uses)."""
     terms = query_terms(query) if isinstance(query, str) else query
     if not terms:
         return []
     where, params = (filters or Filters()).sql()
+    table = "fts_auto" if tagged_only else "fts"
     rows = db.execute(
-        f"SELECT {_COLUMNS}, bm25(fts) FROM fts JOIN docs d ON d.id = fts.rowid "
-        f"WHERE fts MATCH ?{where} ORDER BY bm25(fts) LIMIT ?",
+        f"SELECT {_COLUMNS}, bm25({table}) FROM {table} JOIN docs d ON d.id = {table}.rowid "
+        f"WHERE {table} MATCH ?{where} ORDER BY bm25({table}) LIMIT ?",
         [match_expression(terms), *params, limit],
     ).fetchall()
     return [_hit(row) for row in rows]

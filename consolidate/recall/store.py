@@ -2,8 +2,10 @@
 
 One SQLite file per memory dir, `<state>/recall/<key>/index.sqlite3` (the key is the same as every
 other per-memory-dir state of ours). `docs` holds each indexed text (redacted) with where it came
-from and its folded search form; `fts` (FTS5, unicode61) indexes the search form, kept in step with
-`docs` by triggers. Standard library only.
+from and its folded search form; `fts` (FTS5, unicode61) indexes the search form of every doc and
+`fts_auto` only of the memory pieces and tagged messages (decisions, corrections…) auto-recall chooses
+from, so the hook ranks a few hundred texts, not a project's whole history. Triggers keep both in step
+with `docs`. Standard library only.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ INDEX_FILE = "index.sqlite3"
 SCAN_FILE = "scan.json"
 LOCK_FILE = "index.lock"
 STAMP_FILE = "refresh.stamp"  # touched when an update starts in the background and when any update ends
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,6 +52,15 @@ CREATE TRIGGER IF NOT EXISTS docs_ai AFTER INSERT ON docs BEGIN
 END;
 CREATE TRIGGER IF NOT EXISTS docs_ad AFTER DELETE ON docs BEGIN
     INSERT INTO fts (fts, rowid, search) VALUES ('delete', old.id, old.search);
+END;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts_auto USING fts5 (
+    search, content='docs', content_rowid='id', tokenize='unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER IF NOT EXISTS docs_ai_auto AFTER INSERT ON docs WHEN new.kind != 'said' BEGIN
+    INSERT INTO fts_auto (rowid, search) VALUES (new.id, new.search);
+END;
+CREATE TRIGGER IF NOT EXISTS docs_ad_auto AFTER DELETE ON docs WHEN old.kind != 'said' BEGIN
+    INSERT INTO fts_auto (fts_auto, rowid, search) VALUES ('delete', old.id, old.search);
 END;
 """
 
