@@ -117,6 +117,7 @@ def _update(db: sqlite3.Connection, scope: IndexScope, now: datetime) -> IndexSt
         _index_memory(db, scope.memory_dir, stats)
         stamp = now.strftime("%Y-%m-%dT%H:%M:%SZ")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('updated_at', ?)", (stamp,))
+        db.execute("INSERT OR REPLACE INTO meta SELECT 'docs', count(*) FROM docs")
         db.execute("INSERT OR REPLACE INTO meta VALUES ('memory_dir', ?)", (str(scope.memory_dir),))
     state.forget_missing()
     state.save(scope.scan_file)  # after the commit: a crash in between re-reads, and INSERT OR IGNORE dedupes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import asdict, dataclass
+from functools import lru_cache
 from typing import Any
 
 from .text import QueryTerms, fold, fts_phrase, query_terms
@@ -90,7 +91,8 @@ def search(
 
 def document_frequencies(db: sqlite3.Connection, terms: QueryTerms) -> tuple[int, dict[str, int]]:
     """(documents in the index, how many hold each term — by its stem when it is searched by stem)."""
-    total = int(db.execute("SELECT count(*) FROM docs").fetchone()[0])
+    row = db.execute("SELECT value FROM meta WHERE key = 'docs'").fetchone()  # counted at each update
+    total = int(row[0]) if row else int(db.execute("SELECT count(*) FROM docs").fetchone()[0])
     counts = {}
     for term in terms.all:
         low = _stem(term) if _stemmed(term) else term
@@ -129,9 +131,14 @@ def matched_terms(text: str, terms: QueryTerms) -> set[str]:
     found = {t for t in terms.cjk if t in folded}
     for word in terms.words:
         stem = _stem(word) if _stemmed(word) else word
-        if re.search(rf"(?<![^\W_]){re.escape(stem)}", folded):
+        if stem in folded and _at_word_start(stem).search(folded):  # the substring test rules most out
             found.add(word)
     return found
+
+
+@lru_cache(maxsize=256)
+def _at_word_start(needle: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![^\W_]){re.escape(needle)}")
 
 
 def make_snippet(
