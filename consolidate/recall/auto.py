@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import math
 import os
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -58,6 +59,11 @@ def auto_recall(ctx: HookContext) -> str:
             return ""
         filters = Filters(kinds=KINDS, exclude_session=ctx.session_id)
         hits = search(db, terms, limit=CANDIDATES, filters=filters, tagged_only=True)
+    except sqlite3.Error as exc:  # a damaged or busy index costs this prompt its recall, nothing else
+        from ..hooks.entry import log_failure
+
+        log_failure(ctx.env, "UserPromptSubmit recall", exc)
+        return ""
     finally:
         db.close()
     lines = choose(hits, terms, telling, SessionMarks(ctx.state_dir, ctx.session_id).claim,

@@ -99,19 +99,31 @@ def index_dir(state_dir: Path, memory_dir: Path) -> Path:
 
 
 def open_index(path: Path, capabilities: Capabilities | None = None) -> sqlite3.Connection:
-    """The index for writing, created (or re-created when its schema is older) as needed."""
+    """The index for writing, created as needed — and created afresh when its schema is older or the
+    file is damaged (it is derived data: everything in it is read again)."""
     capabilities = capabilities or probe_capabilities()
     capabilities.require()
+    try:
+        return _open_schema(path)
+    except sqlite3.OperationalError:  # busy, locked, no space: the index is fine, the moment is not
+        raise
+    except sqlite3.DatabaseError:  # not a database, malformed, another schema
+        drop_index(path)
+        return _open_schema(path)
+
+
+def _open_schema(path: Path) -> sqlite3.Connection:
     _private(path)
     db = _connect(path)
-    if _meta(db, "schema") not in (None, SCHEMA_VERSION):
+    try:
+        if _meta(db, "schema") not in (None, SCHEMA_VERSION):
+            raise sqlite3.DatabaseError("an index of another schema")
+        db.executescript(_SCHEMA)
+        with db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+    except sqlite3.DatabaseError:
         db.close()
-        drop_index(path)
-        _private(path)
-        db = _connect(path)
-    db.executescript(_SCHEMA)
-    with db:
-        db.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        raise
     return db
 
 

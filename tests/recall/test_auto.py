@@ -156,3 +156,15 @@ def test_a_bad_switch_is_reported_and_leaves_auto_recall_off(settings: Settings)
     assert (config.recall_auto, config.recall_max_hits) == (False, 2)
     assert config.problems == (f"{settings.state_dir / 'config.toml'}: [recall] auto must be true or false",)
     assert recalled(settings) == ""
+
+
+def test_a_damaged_index_costs_only_the_recall(settings: Settings, claude_home: Path) -> None:
+    enable(settings)
+    index = index_scope(settings).index
+    for path in index.parent.glob("index.sqlite3*"):
+        path.write_bytes(b"not a database" * 100)
+    data = payload("UserPromptSubmit", settings.layout.project, prompt="no, do it this way: " + PROMPT)
+    code, answer, _ = hook("UserPromptSubmit", data)
+    assert code == 0 and answer is not None
+    context = answer["hookSpecificOutput"]["additionalContext"]
+    assert "reads like a correction" in context and HEADER not in context

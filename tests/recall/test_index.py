@@ -190,3 +190,15 @@ def test_the_index_is_private_to_the_user(settings: Settings, claude_home: Path)
     assert index.parent.stat().st_mode & 0o777 == 0o700
     for path in index.parent.glob("index.sqlite3*"):
         assert path.stat().st_mode & 0o077 == 0, path.name
+
+
+def test_a_damaged_index_is_rebuilt_from_the_transcripts(settings: Settings, claude_home: Path) -> None:
+    write_session(
+        claude_home, settings.layout.project, Session(cwd=str(settings.layout.project)).user("kiwi words")
+    )
+    refresh(settings)
+    index = index_scope(settings).index
+    for path in index.parent.glob("index.sqlite3*"):
+        path.write_bytes(b"not a database" * 100)
+    assert refresh(settings).added == 1
+    assert [h.text for h in recall(settings, "kiwi", update=False).hits] == ["kiwi words"]
