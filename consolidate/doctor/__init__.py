@@ -15,7 +15,7 @@ from .context import DoctorContext
 from .hooks_check import hooks_installed_once, hooks_runnable
 from .memory_checks import (
     imports_exist,
-    large_imports_on_demand,
+    imports_on_demand,
     memory_index_budget,
     memory_pointers,
     memory_readable,
@@ -45,7 +45,7 @@ CHECKS: tuple[CheckFunction, ...] = (
     memory_readable,
     no_secrets,
     imports_exist,
-    large_imports_on_demand,
+    imports_on_demand,
     gitignore_secrets,
     hooks_installed_once,
     hooks_runnable,

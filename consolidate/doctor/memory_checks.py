@@ -118,7 +118,7 @@ def imports_exist(ctx: DoctorContext) -> Check:
                  "fix the path or remove the import (Claude Code skips a missing import silently)")  # fmt: skip
 
 
-def large_imports_on_demand(ctx: DoctorContext) -> Check:
+def imports_on_demand(ctx: DoctorContext) -> Check:
     stubs = {path.resolve() for path in ctx.claude_md_files.values() if is_stub(ctx.read(path) or "")}
     large = []
     for item in ctx.imports:
