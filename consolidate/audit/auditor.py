@@ -59,6 +59,7 @@ def audit(
         user_claude_md=settings.layout.user_claude_md,
         project_claude_md=settings.layout.project_claude_md,
         progress=progress,
+        skip_imports=[p for p in [settings.layout.team_dir] if p is not None],
     )
 
 
@@ -70,15 +71,17 @@ def audit_tree(
     user_claude_md: Path | None = None,
     project_claude_md: Path | None = None,
     progress: Progress | None = None,
+    skip_imports: list[Path] | None = None,
 ) -> AuditReport:
-    """Audit an already loaded memory tree (the CLI, the dream and the benchmarks share this)."""
+    """Audit an already loaded memory tree (the CLI, the dream and the benchmarks share this).
+    Imports under `skip_imports` (the team memory folder, a layer audited on its own) are not followed."""
     notes = [f"skipped {path}: {reason}" for path, reason in sorted(tree.skipped.items())]
     notes += [f"skipped {p}: {f.error}" for p, f in sorted(tree.files.items()) if f.error]
     if tree.index is None:
         notes.append(f"no MEMORY.md in {tree.root}: only the CLAUDE.md files are audited")
     units = memory_units(tree)
     _date_memory(units, tree.root)
-    claude = read_claude_layers(project_claude_md, user_claude_md, project_root)
+    claude = read_claude_layers(project_claude_md, user_claude_md, project_root, skip_imports)
     notes += claude.notes
     project_units, user_units = claude.project, claude.user
     _date_claude(project_units + user_units, repo)

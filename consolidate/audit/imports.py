@@ -1,20 +1,24 @@
-"""What a CLAUDE.md file imports with `@path`, the way Claude Code reads it: a relative path from the
-importing file's folder, `@~/…` from the home folder or an absolute path; never inside a code span or
-a code fence; followed recursively up to five hops. Only regular files inside the repository or the
-Claude config dir are followed, each once, so an import cycle ends."""
+"""What a CLAUDE.md file imports with `@path`, the way Claude Code reads it: `@` at the start of a line
+or after whitespace, then a path relative to the importing file's folder, `~/…` from the home folder,
+or absolute; never inside a code span or a code fence; followed recursively up to five hops. Only words
+that look like files are imports (a path with a `/` prefix or an extension), so `@types/node` or an
+`@mention` in prose is not one. The audit follows only regular files inside the repository or the
+Claude config dir, each once, so an import cycle ends."""
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 MAX_DEPTH = 5
 MAX_BYTES = 4 * 1024 * 1024
-_IMPORT = re.compile(r"(?<![\w`@./-])@(?P<path>(?:~/|\.{1,2}/|/)?[\w.][\w.+/-]*\w)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n.*?^ {0,3}\1[`~]*[ \t]*$", re.MULTILINE | re.DOTALL)
-_CODE_SPAN = re.compile(r"(`+)[^`\n]+?\1")
+_FENCE = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
+_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:~|\.{1,2})?/?[^\s`'\"<>()\[\]{},;]+)", re.MULTILINE)
+_PATH_LIKE = re.compile(r"^(?:~/|\.{1,2}/|/)|\.[A-Za-z0-9]{1,8}$")
 
 
 @dataclass(frozen=True)
@@ -25,28 +29,45 @@ class Imported:
     depth: int
 
 
-def import_targets(text: str) -> list[tuple[str, int]]:
-    """(path as written, 1-based line) of every `@path` outside code."""
-    masked = _blank(_blank(text, _FENCE), _CODE_SPAN)
+def import_targets(text: str) -> list[tuple[int, str]]:
+    """(line, target as written) of each import in a Markdown text, code left out."""
+    masked = _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+    masked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), masked)
     found = []
     for match in _IMPORT.finditer(masked):
-        found.append((match["path"], masked.count("\n", 0, match.start()) + 1))
+        target = match.group(1).rstrip(".:!?")
+        if _PATH_LIKE.search(target):
+            found.append((masked.count("\n", 0, match.start()) + 1, target))
     return found
 
 
-def resolve_imports(root_file: Path, allowed: list[Path], home: Path | None = None) -> list[Imported]:
-    """Every file `root_file` imports, directly or through other imports, in reading order."""
+def resolve_target(target: str, base: Path, home: Path) -> Path:
+    """Where an import points: `~/…` from `home`, a relative path from `base` (the importing folder)."""
+    if target.startswith("~/"):
+        return home / target[2:]
+    path = Path(target)
+    return path if path.is_absolute() else base / path
+
+
+def resolve_imports(
+    root_file: Path, allowed: list[Path], home: Path | None = None, skip: Iterable[Path] = ()
+) -> list[Imported]:
+    """Every file `root_file` imports, directly or through other imports, in reading order; files
+    under a `skip` folder are not followed (the team memory folder is a layer of its own)."""
     allowed_real = [Path(os.path.realpath(p)) for p in allowed]
+    skipped = [Path(os.path.realpath(p)) for p in skip]
     seen = {Path(os.path.realpath(root_file))}
     found: list[Imported] = []
 
     def visit(path: Path, depth: int) -> None:
         if depth > MAX_DEPTH:
             return
-        for written, line in import_targets(_read(path)):
-            target = _target(path, written, home)
+        for line, written in import_targets(_read(path)):
+            target = resolve_target(written, path.parent, home or Path.home())
             real = Path(os.path.realpath(target))
-            if real in seen or not _inside_any(real, allowed_real) or not _readable(real):
+            if real in seen or not _inside_any(real, allowed_real) or _inside_any(real, skipped):
+                continue
+            if not _readable(real):
                 continue
             seen.add(real)
             found.append(Imported(target, path, line, depth))
@@ -54,13 +75,6 @@ def resolve_imports(root_file: Path, allowed: list[Path], home: Path | None = No
 
     visit(root_file, 1)
     return found
-
-
-def _target(source: Path, written: str, home: Path | None) -> Path:
-    if written.startswith("~/"):
-        return (home or Path.home()) / written[2:]
-    path = Path(written)
-    return path if path.is_absolute() else source.parent / path
 
 
 def _inside_any(path: Path, roots: list[Path]) -> bool:
@@ -79,8 +93,3 @@ def _read(path: Path) -> str:
         return path.read_bytes()[:MAX_BYTES].decode("utf-8", "replace")
     except OSError:
         return ""
-
-
-def _blank(text: str, pattern: re.Pattern[str]) -> str:
-    """Blank matches but keep their line breaks, so line numbers stay true."""
-    return pattern.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)

@@ -24,10 +24,13 @@ class ClaudeLayers:
 
 
 def read_claude_layers(
-    project_claude_md: Path | None, user_claude_md: Path | None, project_root: Path | None
+    project_claude_md: Path | None,
+    user_claude_md: Path | None,
+    project_root: Path | None,
+    skip: list[Path] | None = None,
 ) -> ClaudeLayers:
     """Units of both CLAUDE.md files and of every file they import (within the repository or the
-    Claude config dir), in reading order."""
+    Claude config dir, and not under a `skip` folder such as the team memory), in reading order."""
     layers = ClaudeLayers()
     claude_home = user_claude_md.parent if user_claude_md is not None else None
     allowed = [p for p in (project_root, claude_home) if p is not None]
@@ -40,7 +43,7 @@ def read_claude_layers(
             continue
         target = layers.project if source == "project-claude" else layers.user
         base = project_root if source == "project-claude" else None
-        chain = [(path, "")] + [(i.path, str(i.by)) for i in resolve_imports(path, allowed)]
+        chain = [(path, "")] + [(i.path, str(i.by)) for i in resolve_imports(path, allowed, skip=skip or [])]
         for file, by in chain:
             units = _units(file, source, base, layers.notes)
             if units is None:

@@ -82,7 +82,7 @@ def run_dream(
             out.write(plan.to_json())
         scope = write_scope(settings)
         l0 = l0_proposals(plan, scope)
-        ids, confirm_l0, rejected = _review(
+        ids, confirm_l0, rejected = review_plan(
             plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0, scope=scope
         )
         if ids is None:
@@ -103,7 +103,7 @@ def run_dream(
     return DreamResult(plan, gathered, report, acked)
 
 
-def _review(
+def review_plan(
     plan: Plan,
     options: DreamOptions,
     *,
@@ -111,7 +111,7 @@ def _review(
     stdin: TextIO,
     ask: Ask | None,
     l0: set[str],
-    scope: WriteScope,
+    scope: WriteScope | None = None,
 ) -> tuple[list[str] | None, bool, list[str]]:
     """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.
     A dry run never applies, whatever else is asked."""
@@ -138,11 +138,16 @@ def _review(
     return approved, True, rejected
 
 
-def _diffs(plan: Plan, scope: WriteScope) -> Callable[[list[Proposal]], str]:
-    """A proposal's own diff (made with the plan); a group's, computed from all its items together."""
-    return lambda proposals: (
-        proposals[0].diff if len(proposals) == 1 else preview_group_diff(plan, proposals, scope)
-    )
+def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:
+    """A proposal's own diff (made with the plan); a group's, computed from all its items together
+    (or their own diffs one after another, without a write scope to compute it in)."""
+
+    def diff(proposals: list[Proposal]) -> str:
+        if len(proposals) == 1 or scope is None:
+            return "".join(p.diff for p in proposals)
+        return preview_group_diff(plan, proposals, scope)
+
+    return diff
 
 
 def _nothing_to_propose(plan: Plan) -> str:

@@ -103,9 +103,12 @@ def _imports(task: AgentTask) -> list[dict[str, str]]:
     layout = task.snapshot.settings.layout
     allowed = [p for p in (layout.git_root or layout.project, layout.claude_home) if p is not None]
     found = []
+    skip = [p for p in [layout.team_dir] if p is not None]  # the team folder is a layer of its own
     for root in (layout.project_claude_md, layout.user_claude_md):
         if root.is_file():
-            found += [{"path": str(i.path), "by": str(i.by)} for i in resolve_imports(root, allowed)]
+            found += [
+                {"path": str(i.path), "by": str(i.by)} for i in resolve_imports(root, allowed, skip=skip)
+            ]
     return found
 
 

@@ -30,7 +30,7 @@ def _adds_up(report: AuditReport) -> None:
 
 def test_imports_are_found_outside_code_only() -> None:
     text = "@AGENTS.md\nSee @docs/rules.md and `@not/this.md`.\n```\n@nor/this.md\n```\nmail me@x.org\n"
-    assert import_targets(text) == [("AGENTS.md", 1), ("docs/rules.md", 2)]
+    assert import_targets(text) == [(1, "AGENTS.md"), (2, "docs/rules.md")]
 
 
 def test_imports_are_followed_recursively_once_and_within_the_allowed_roots(tmp_path: Path) -> None:
@@ -134,3 +134,13 @@ def test_a_version_suffix_that_changed_is_another_value(project: Project) -> Non
     )
     project.entries("Bump the version, use `X.Y.Z-dev` for multi-step work")
     assert [f.category for f in project.audit(claude).findings] == ["CONTRADICT"]
+
+
+def test_the_team_memory_folder_is_not_followed_as_an_import(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".claude" / "team-memory").mkdir(parents=True)
+    (repo / "CLAUDE.md").write_text("@AGENTS.md\n@.claude/team-memory/MEMORY.md\n")
+    (repo / "AGENTS.md").write_text("- a rule\n")
+    (repo / ".claude" / "team-memory" / "MEMORY.md").write_text("- a shared rule\n")
+    found = resolve_imports(repo / "CLAUDE.md", [repo], skip=[repo / ".claude" / "team-memory"])
+    assert [i.path.name for i in found] == ["AGENTS.md"]
