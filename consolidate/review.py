@@ -85,6 +85,11 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
         lines.append(f"**Warning:** {L0_WARNING}")
     if proposal.evidence and proposal.evidence[0].quote.strip():
         lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
+    return _with_diff(lines, diff)
+
+
+def _with_diff(lines: list[str], diff: str) -> str:
+    """The header lines, then the diff in a fence longer than any backtick run inside it."""
     body = diff or "(no change)\n"
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
     return "\n".join(lines) + f"\n\n{fence}diff\n{body}{fence}\n"
@@ -119,9 +124,7 @@ def render_group(
         lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
         if member.evidence and member.evidence[0].quote.strip():
             lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
-    body = diff or "(no change)\n"
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
-    return "\n".join(lines) + f"\n\n{fence}diff\n{body}{fence}\n"
+    return _with_diff(lines, diff)
 
 
 def show_plan(plan: Plan, diff_of: Callable[[list[Proposal]], str], out: TextIO, l0: set[str]) -> None:

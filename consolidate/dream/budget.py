@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from memory_layout import INDEX, Document, Entry, parse_document, render_frontmatter
 from memory_layout.document import Block, split_lines
@@ -205,28 +206,34 @@ def _move(candidate: _Candidate, names: set[str], lines: int, size: int) -> Draf
     pointer = "- " + trigger_pointer(pointer_topic(candidate.title), takeaway, file, label=label)
     matter = render_frontmatter({"name": candidate.title[:60], "description": takeaway, "type": "reference"})
     moved = len(split_lines(text))
+    change = {
+        "op": "move_section",
+        "file": INDEX,
+        "heading": candidate.heading,
+        "occurrence": candidate.occurrence,
+        "topic_file": file,
+        "pointer": pointer,
+        "frontmatter": matter,
+        "keep": candidate.keep,
+    }
+    summary = f"move “{candidate.title}” ({moved} lines) into {file}"
+    return _budget_draft(summary, candidate.title, _why(lines, size), 0.9, [change])
+
+
+def _budget_draft(
+    summary: str, section: str, rationale: str, confidence: float, changes: list[dict[str, Any]]
+) -> Draft:
     return Draft(
         action="CLUSTER",
-        summary=f"move “{candidate.title}” ({moved} lines) into {file}",
+        summary=summary,
         layer="L3",
         file=INDEX,
-        section=candidate.title,
-        rationale=_why(lines, size),
+        section=section,
+        rationale=rationale,
         category="HYGIENE",
-        confidence=0.9,
+        confidence=confidence,
         sources=["synthesis"],
-        changes=[
-            {
-                "op": "move_section",
-                "file": INDEX,
-                "heading": candidate.heading,
-                "occurrence": candidate.occurrence,
-                "topic_file": file,
-                "pointer": pointer,
-                "frontmatter": matter,
-                "keep": candidate.keep,
-            }
-        ],
+        changes=changes,
         reason="over-budget",
     )
 
@@ -255,29 +262,17 @@ def _long_entries(
         takeaway = pointer_takeaway(entry.section, entry.content)
         pointer = trigger_pointer(pointer_topic(entry.section or "this project"), takeaway, file)
         matter = render_frontmatter({"name": takeaway[:60], "description": takeaway, "type": "reference"})
-        drafts.append(
-            Draft(
-                action="CLUSTER",
-                summary=f"move a {len(entry.text)}-character entry into {file}",
-                layer="L3",
-                file=INDEX,
-                section=entry.section,
-                rationale=_why(*before),
-                category="HYGIENE",
-                confidence=0.85,
-                sources=["synthesis"],
-                changes=[
-                    {
-                        "op": "write_file",
-                        "file": file,
-                        "content": matter + entry.content.strip() + "\n",
-                        "create_only": True,
-                    },
-                    {"op": "replace_entry", "file": INDEX, "old": entry.text, "new": f"- {pointer}"},
-                ],
-                reason="over-budget",
-            )
-        )
+        changes: list[dict[str, Any]] = [
+            {
+                "op": "write_file",
+                "file": file,
+                "content": matter + entry.content.strip() + "\n",
+                "create_only": True,
+            },
+            {"op": "replace_entry", "file": INDEX, "old": entry.text, "new": f"- {pointer}"},
+        ]
+        summary = f"move a {len(entry.text)}-character entry into {file}"
+        drafts.append(_budget_draft(summary, entry.section, _why(*before), 0.85, changes))
         size -= len(entry.text.encode()) - len(pointer.encode())
         lines -= len(split_lines(entry.block.text)) - 1
     return drafts
