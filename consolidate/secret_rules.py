@@ -66,7 +66,12 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
         rf"\bgl(?:pat|dt|ptt|rt|soat|cbt|ft|imt|oas|agent)-(?:{_wrapped('[A-Za-z0-9_-]', 20)})[A-Za-z0-9_.-]*",
         "",
     ),
-    ("aws-access-key", ("akia", "asia", "abia", "acca", "a3t"), r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", ""),
+    (
+        "aws-access-key",
+        ("akia", "asia", "abia", "acca", "a3t"),
+        r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+        "",
+    ),
     (
         "aws-secret-key",
         ("aws",),
@@ -94,7 +99,12 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ),
     ("google-api-key", ("aiza",), r"\bAIza[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])", ""),
     ("google-oauth-secret", ("gocspx-",), r"\bGOCSPX-[A-Za-z0-9_-]{24,}", ""),
-    ("stripe-key", ("sk_live_", "sk_test_", "rk_live_", "rk_test_"), r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}", ""),
+    (
+        "stripe-key",
+        ("sk_live_", "sk_test_", "rk_live_", "rk_test_"),
+        r"\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}",
+        "",
+    ),
     ("stripe-webhook-secret", ("whsec_",), r"\bwhsec_[A-Za-z0-9+/=]{20,}", ""),
     ("huggingface-token", ("hf_",), rf"\bhf_(?:{_wrapped(_B62, 34)}|{_B62}{{30,}}){_B62}*", ""),
     ("npm-token", ("npm_",), rf"\bnpm_{_wrapped(_B62, 36)}(?![A-Za-z0-9])", ""),
@@ -105,11 +115,21 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ("mailchimp-key", ("-us",), r"\b[0-9a-f]{32}-us\d{1,2}\b", ""),
     ("telegram-bot-token", (":aa",), r"\b\d{8,10}:AA[A-Za-z0-9_-]{32,33}\b", ""),
     ("square-token", ("sq0atp-", "sq0csp-"), r"\bsq0(?:atp|csp)-[0-9A-Za-z_-]{22,60}", ""),
-    ("shopify-token", ("shpat_", "shpss_", "shpca_", "shppa_"), r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b", ""),
+    (
+        "shopify-token",
+        ("shpat_", "shpss_", "shpca_", "shppa_"),
+        r"\bshp(?:at|ss|ca|pa)_[a-fA-F0-9]{32}\b",
+        "",
+    ),
     ("digitalocean-token", ("dop_v1_", "doo_v1_", "dor_v1_"), r"\bdo[opr]_v1_[a-f0-9]{64}\b", ""),
     ("databricks-token", ("dapi",), r"\bdapi[a-f0-9]{32}(?:-\d)?\b", ""),
     ("vault-token", ("hvs.", "hvb."), r"\bhv[sb]\.[A-Za-z0-9_-]{24,}", ""),
-    ("doppler-token", ("dp.pt.", "dp.st.", "dp.ct."), r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}", ""),
+    (
+        "doppler-token",
+        ("dp.pt.", "dp.st.", "dp.ct."),
+        r"\bdp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}",
+        "",
+    ),
     ("linear-key", ("lin_api_",), r"\blin_api_[A-Za-z0-9]{40}\b", ""),
     ("postman-key", ("pmak-",), r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", ""),
     ("atlassian-token", ("atatt3",), r"\bATATT3[A-Za-z0-9_\-=]{60,}", ""),
@@ -152,7 +172,12 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
         "value",
     ),
     ("cli-password", ("sshpass",), r"\bsshpass\s+-p\s*['\"]?(?P<secret>[^\s'\"]+)", "value"),
-    ("cli-password", ("redis-cli",), r"\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+['\"]?(?P<secret>[^\s'\"]+)", "value"),
+    (
+        "cli-password",
+        ("redis-cli",),
+        r"\bredis-cli\b[^\n|;&]{0,200}?\s-a\s+['\"]?(?P<secret>[^\s'\"]+)",
+        "value",
+    ),
     (
         "cli-password",
         ("--pass", "--token", "--api-key", "--secret", "--auth"),
@@ -177,7 +202,11 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
         ("pass", "pwd", "pw", "secret", "token", "key", "auth", "credential"),
         r"(?i)(?:password|passwd|passphrase|secrets?|token|(?<![A-Za-z0-9])(?:pass|pwd|pw|auth|credentials?|"
         r"(?:api|access|secret|auth|private)[_-]?key|apikey|client[_-]?secret|auth[_-]?token))"
-        r"(?:[_-](?:base|value))?[\"']?[ \t]*(?:=|:=|=>|\?=|:)[ \t]*(?:" + _QUOTED + r"|(?P<secret>" + _VALUE + r"))",
+        r"(?:[_-](?:base|value))?[\"']?[ \t]*(?:=|:=|=>|\?=|:)[ \t]*(?:"
+        + _QUOTED
+        + r"|(?P<secret>"
+        + _VALUE
+        + r"))",
         "assigned",
     ),
     # --- prose: "the password is X", "password was X", "secret key X" --------------------------------------
@@ -205,5 +234,10 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
     ),
     # --- shapes: no telling word, only the look of a token --------------------------------------------------
     ("hex-token", (), r"(?<![A-Za-z0-9_])[0-9a-fA-F]{32}(?![A-Za-z0-9_])", "hex"),
-    ("high-entropy-token", (), r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{24,}={0,2}(?![A-Za-z0-9+/=_\-])", "entropy"),
+    (
+        "high-entropy-token",
+        (),
+        r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{24,}={0,2}(?![A-Za-z0-9+/=_\-])",
+        "entropy",
+    ),
 )

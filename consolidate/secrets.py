@@ -22,6 +22,11 @@ from typing import Any
 
 from .secret_rules import RULES
 
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:\*+|x{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{[^}]*\}\}|%\(?[a-z_]+\)?s?|"
     r"\[redacted[^\]]*\]|redacted|changeme|change[_-]?me|example|placeholder|secret|password|passwd|pass|"
@@ -29,7 +34,7 @@ _PLACEHOLDER = re.compile(
     r"todo|tbd|foo|bar|baz|test|dummy|fake|sample|hidden|n/a|xxx+|\*{3,})$"
 )
 # Words that follow "the password is/was" without being one.
-_NOT_A_PASSWORD = frozenset(
+_NOT_A_PASSWORD = _words(
     """a an the not no in on at of to for from with by as it its this that these those now still also only
     always never being been be set stored saved kept hashed salted encrypted encoded hidden masked shown
     printed logged required optional needed missing empty blank wrong incorrect invalid correct right
@@ -41,20 +46,20 @@ _NOT_A_PASSWORD = frozenset(
     hardcoded hard-coded prompted asked entered typed pasted injected supplied fetched pulled rendered
     mounted exported sourced leaked compromised broken fine ok okay good bad stale old new current
     default literally actually probably just simply really again then than so but or and if when
-    automatically manually securely safely properly""".split()
+    automatically manually securely safely properly"""
 )
-_FUNCTION_WORDS = frozenset(
+_FUNCTION_WORDS = _words(
     """a an the is are was were be been being am do does did not no nor and or but if then else when
     while of to in on at by for from with without into onto over under about as it its this that these
     those there here what which who whom whose why how must should shall will would can could may might
     least most more less than very too also only just use using used set stored saved kept needs need
-    required see ask asked tell told from your our their my his her they them we you he she""".split()
+    required see ask asked tell told from your our their my his her they them we you he she"""
 )
 _ENGLISH_SUFFIX = re.compile(r"(?:ed|ing|ly|tion|sion|able|ible|ment|ness|ous|ive|ful|less|ize|ise)$")
-_LABEL_WORDS = frozenset(
+_LABEL_WORDS = _words(
     """password passwd passphrase pass pwd secret secrets token tokens key keys api access auth bearer
     basic private client credential credentials the is was are a an of for to and our my your this that
-    env var value db redacted""".split()
+    env var value db redacted"""
 )
 _STRONG_NAME = re.compile(
     r"(?i)password|passwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?(?:key|token)|private[_-]?key"
@@ -300,7 +305,9 @@ _SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 def _check_entropy(value: str, match: re.Match[str]) -> int:
     """A long token mixing upper case, lower case and digits, random-looking rather than made of words."""
     body = value.rstrip("=")
-    if not (any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)):
+    if not (
+        any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)
+    ):
         return 0
     segments = _SEGMENT.findall(body)
     if segments and sum(len(s) for s in segments) / len(segments) >= 3.2:
