@@ -222,7 +222,7 @@ RULES: tuple[tuple[str, tuple[str, ...], str, str], ...] = (
         "passphrase",
         ("pass",),
         r"(?i)\b(?:password|passphrase|passwd)\b[ \t]*(?:is|was|:|=)[ \t]*"
-        r"(?P<secret>[a-z]{3,}(?:[ -][a-z]{3,}){2,7})(?=[ \t]*(?:$|[.;,)\n]))",
+        r"(?P<secret>[a-z]{3,}(?:[ -][a-z]{3,}){2,7})(?=[ \t]*(?:$|[.;,)\n\"'`]))",
         "passphrase",
     ),
     (

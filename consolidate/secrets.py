@@ -30,7 +30,7 @@ def _words(text: str) -> frozenset[str]:
 _PLACEHOLDER = re.compile(
     r"(?i)^(?:\*+|x{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{[^}]*\}\}|%\(?[a-z_]+\)?s?|"
     r"\[redacted[^\]]*\]|redacted|changeme|change[_-]?me|example|placeholder|secret|password|passwd|pass|"
-    r"token|your[_-]?\w*|my[_-]?\w*|none|null|nil|true|false|undefined|empty|required|optional|"
+    r"token|(?:your|my)[_-]?(?:password|passwd|pass|pw|secret|token|key|api[_-]?key)|none|null|nil|true|false|undefined|empty|required|optional|"
     r"todo|tbd|foo|bar|baz|test|dummy|fake|sample|hidden|n/a|xxx+|\*{3,})$"
 )
 # Words that follow "the password is/was" without being one.
@@ -176,7 +176,8 @@ def _secret_span(match: re.Match[str]) -> tuple[int, int] | None:
 
 
 def _strip(value: str) -> str:
-    return value.rstrip(_TRAILING) if not value.startswith("[") else value
+    """The value without the punctuation that ends its sentence."""
+    return value.rstrip(_TRAILING.replace("]", "") if value.startswith("[") else _TRAILING)
 
 
 def _looks_placeholder(value: str) -> bool:
