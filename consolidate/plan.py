@@ -165,9 +165,11 @@ class Plan(_Model):
         return proposals
 
     def to_json(self) -> str:
-        return (
-            json.dumps(self.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
-        )
+        """The plan as JSON, every string redacted: a plan file never holds a secret."""
+        from .secrets import redact_data
+
+        data = redact_data(self.model_dump(mode="json", exclude_none=True))
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def select(self, only: list[str] | None) -> list[Proposal]:
         """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""

@@ -138,7 +138,8 @@ def find_secrets(text: str) -> list[SecretMatch]:
             start, end = span
             value = text[start:end]
             if check:
-                trimmed = _CHECKS[check](value, match)
+                name, _, argument = check.partition(":")
+                trimmed = _CHECKS[name](value, match, argument) if argument else _CHECKS[name](value, match)
                 if not trimmed:
                     continue
                 end = start + trimmed
@@ -262,10 +263,21 @@ def _check_prose(value: str, match: re.Match[str]) -> int:
 
 
 def _check_passphrase(value: str, match: re.Match[str]) -> int:
-    words = re.split(r"[ -]", value.lower())
-    if any(w in _FUNCTION_WORDS for w in words):
+    """Three or more words that say nothing together: the run is cut at the first function word."""
+    words = re.split(r"([ -])", value)
+    kept = 0
+    for index in range(0, len(words), 2):
+        if words[index].lower() in _FUNCTION_WORDS:
+            break
+        kept = index + 1
+    run = words[:kept]
+    content = run[::2]
+    lowered = [w.lower() for w in content]
+    if len(content) < 3 or sum(w in _NOT_A_PASSWORD for w in lowered) >= 2:
         return 0
-    return len(value)
+    if sum(bool(re.search(r"(?:ed|ing|ly)$", w)) for w in lowered) >= 2:
+        return 0  # "generated randomly every deploy": prose about the password
+    return len("".join(run))
 
 
 def _random_looking(value: str) -> bool:
@@ -285,12 +297,24 @@ def _check_random(value: str, match: re.Match[str]) -> int:
 
 
 def _check_hex(value: str, match: re.Match[str]) -> int:
-    text, start = match.string, match.start()
+    text, start, end = match.string, match.start(), match.end()
+    if len(value) != 32 or start > 0 and _is_word(text[start - 1]) or end < len(text) and _is_word(text[end]):
+        return 0  # exactly 32, standing alone: a git sha (40) or a sha256 (64) is not a credential
     if start > 0 and text[start - 1] == "/" and "://" in text[max(0, start - 200) : start].split()[-1:][0]:
         return 0  # an id in a link's path, not a credential
     has_digit = any(c.isdigit() for c in value)
     has_letter = any(c.isalpha() for c in value)
     return len(value) if has_digit and has_letter else 0
+
+
+def _check_wrap(value: str, match: re.Match[str], lengths: str) -> int:
+    """A token that may have been wrapped: both runs when they add up to its exact length, else the
+    first run when it is long enough to be (most of) a token."""
+    exact, least = (int(n) for n in lengths.split(":"))
+    first = match.end("a") - match.start("a")
+    if match.start("b") >= 0 and first + match.end("b") - match.start("b") == exact:
+        return match.end("b") - match.start()
+    return match.end("a") - match.start() if first >= min(least, 16) else 0
 
 
 def entropy(value: str) -> float:
@@ -300,24 +324,25 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
+_DIGIT = re.compile(r"\d")
 _SEGMENT = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def _check_entropy(value: str, match: re.Match[str]) -> int:
     """A long token mixing upper case, lower case and digits, random-looking rather than made of words."""
     body = value.rstrip("=")
-    if not (
-        any(c.isupper() for c in body) and any(c.islower() for c in body) and any(c.isdigit() for c in body)
-    ):
-        return 0
+    if body.islower() or body.isupper() or not _DIGIT.search(body):
+        return 0  # a token mixes both cases and digits
     segments = _SEGMENT.findall(body)
     if segments and sum(len(s) for s in segments) / len(segments) >= 3.2:
         return 0  # camelCase, snake_case or path made of words and numbers
-    threshold = 4.0 if len(body) < 32 else 4.3
+    # about the 1st percentile of random base62/base64 tokens of that length
+    threshold = 3.6 if len(body) < 32 else 3.9 if len(body) < 40 else 4.1
     return len(value) if entropy(body) >= threshold else 0
 
 
-_CHECKS = {
+_CHECKS: dict[str, Any] = {
+    "wrap": _check_wrap,
     "value": _check_value,
     "url": _check_url,
     "basic": _check_basic,
@@ -367,13 +392,35 @@ def redact_clip(text: str, limit: int, ellipsis: str = "…") -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """A JSON-shaped value with every string in it (keys included) redacted."""
+    """A JSON-shaped value with every string in it (keys included) redacted. All its strings are
+    searched at once first, so state that holds no secret costs one pass."""
+    strings: list[str] = []
+    _collect(value, strings)
+    if not find_secrets("\n".join(strings)):
+        return value
+    return _redact_each(value)
+
+
+def _collect(value: Any, into: list[str]) -> None:
+    if isinstance(value, str):
+        into.append(value)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(key, str):
+                into.append(key)
+            _collect(item, into)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _collect(item, into)
+
+
+def _redact_each(value: Any) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {redact_data(k) if isinstance(k, str) else k: redact_data(v) for k, v in value.items()}
+        return {redact(k) if isinstance(k, str) else k: _redact_each(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [redact_data(v) for v in value]
+        return [_redact_each(v) for v in value]
     return value
 
 

@@ -71,12 +71,15 @@ class EpisodeStore:
             yield
 
     def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        from ..secrets import redact_data
+        from ..transcripts.state import encode_json
+
+        line = encode_json(redact_data(record)) + b"\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             if os.fstat(fd).st_size and not _ends_with_newline(self.path):
-                line = "\n" + line
-            os.write(fd, line.encode("utf-8"))
+                line = b"\n" + line
+            os.write(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -124,7 +127,7 @@ def _ends_with_newline(path: Path) -> bool:
 
 def episode_from_input(data: object) -> Episode:
     """Validate a capture's JSON object; secrets in any text are redacted before it is stored."""
-    from ..secrets import redact  # captures are rare; the hooks that only read lessons skip its patterns
+    from ..secrets import only_secret, redact  # captures are rare; hooks that only read lessons skip it
 
     if not isinstance(data, dict):
         raise UsageError('an episode is a JSON object with at least a "rule"')
@@ -137,6 +140,8 @@ def episode_from_input(data: object) -> Episode:
     kind = data.get("type", "correction")
     if kind not in TYPES:
         raise UsageError(f"type must be one of {', '.join(TYPES)} (got {kind!r})")
+    if only_secret(rule):
+        raise UsageError("the rule is only a secret (token, password or key); it is never recorded")
     trigger = data.get("trigger")
     if trigger is not None and not isinstance(trigger, dict):
         raise UsageError('"trigger" is an object: {"tool", "command", "path", "project", "guard"}')

@@ -135,12 +135,16 @@ class ScanState:
         return cls(files, data if isinstance(data, dict) else {})
 
     def save(self, path: Path) -> None:
+        """Write the state atomically. What readers derived from transcripts (`data`) is redacted
+        here, whoever put it there; a lone surrogate from a broken record is written escaped."""
+        from ..secrets import redact_data
+
         files = {
             name: {"identity": s.identity.to_list(), "offset": s.offset, "data": s.data}
             for name, s in self.files.items()
         }
-        document = {"version": STATE_VERSION, "files": files, "data": self.data}
-        atomic_write(path, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        document = redact_data({"version": STATE_VERSION, "files": files, "data": self.data})
+        atomic_write(path, encode_json(document))
 
     def forget_missing(self) -> list[str]:
         """Drop the entries of files that no longer exist; their names."""
@@ -148,6 +152,15 @@ class ScanState:
         for name in gone:
             del self.files[name]
         return gone
+
+
+def encode_json(document: Any) -> bytes:
+    """Compact UTF-8 JSON; text with lone surrogates (which UTF-8 cannot hold) is written as \\u escapes."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(document, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def state_key(path: Path) -> str:
