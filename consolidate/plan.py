@@ -272,6 +272,8 @@ class WriteScope:
             raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
         if any(len(part.encode()) > 255 for part in pure.parts):
             raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        if _names_a_secret(pure.as_posix()):
+            raise PlanError("a file name holds what looks like a secret; plans never write one")
         real = Path(os.path.realpath(self.memory_dir / pure))
         if not _inside(real, self._memory_real) or real == self._memory_real:
             raise PlanError(f"{name} resolves outside the memory dir (symlink)")
@@ -292,6 +294,13 @@ class WriteScope:
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
+
+
+def _names_a_secret(name: str) -> bool:
+    from .secrets import has_secret
+
+    stem = name.removesuffix(".md")
+    return has_secret(stem) or has_secret(stem.replace("/", " ").replace("-", " ").replace("_", " "))
 
 
 def _inside(path: Path, root: Path) -> bool:

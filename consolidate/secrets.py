@@ -66,6 +66,7 @@ _STRONG_NAME = re.compile(
 )
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
 _TRAILING = ".,;:!?)]}>"
+_MARKER = re.compile(r"\[REDACTED:[^\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -389,6 +390,11 @@ def redact_clip(text: str, limit: int, ellipsis: str = "…") -> str:
     if opened >= 0 and "]" not in cut[opened:]:
         cut = cut[:opened]  # never leave half a marker
     return cut + ellipsis
+
+
+def without_secrets(text: str) -> str:
+    """The text with its secrets taken out (not marked): for names made from text, such as file names."""
+    return " ".join(_MARKER.sub(" ", redact(text)).split())
 
 
 def redact_data(value: Any) -> Any:
