@@ -18,7 +18,7 @@ from typing import Any
 
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
-from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, fold, status_event
+from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, confirm_event, fold, status_event
 from .scoring import find_duplicate
 
 EPISODES_FILE = "episodes.jsonl"
@@ -105,6 +105,16 @@ class EpisodeStore:
             self.append(bump_event(episode.id, stamp(now)))
             return self.episodes()[episode.id]
 
+    def confirm(self, identifier: str, now: datetime) -> Episode:
+        """The user's word that a guard lesson the assistant wrote may deny calls from now on."""
+        with self.locked():
+            episode = self.get(identifier)
+            if episode.trigger is None or not episode.trigger.guard:
+                raise UsageError(f"{episode.id} is not a guard lesson; there is nothing to confirm")
+            if not episode.confirmed:
+                self.append(confirm_event(episode.id, stamp(now)))
+            return self.episodes()[episode.id]
+
     def set_status(self, identifier: str, status: str, now: datetime) -> Episode:
         with self.locked():
             episode = self.get(identifier)
@@ -146,7 +156,9 @@ def episode_from_input(data: object) -> Episode:
     if trigger is not None and not isinstance(trigger, dict):
         raise UsageError('"trigger" is an object: {"tool", "command", "path", "project", "guard"}')
     clean = {
-        k: redact(v) if isinstance(v, str) else v for k, v in data.items() if k not in ("id", "ts", "op")
+        k: redact(v) if isinstance(v, str) else v
+        for k, v in data.items()
+        if k not in ("id", "ts", "op", "confirmed")  # only `learnings confirm` confirms a guard
     }
     clean["tags"] = (
         [redact(str(t)) for t in data.get("tags") or []] if isinstance(data.get("tags"), list) else []

@@ -116,7 +116,12 @@ def run_everything(claude_home: Path, project: Path, secrets: list[Secret], work
         hook("UserPromptSubmit", {**base, "hook_event_name": "UserPromptSubmit", "prompt": secret.sentence})
         hook(
             "PreToolUse",
-            {**base, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": secret.sentence}},
+            {
+                **base,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": secret.sentence},
+            },
         )
     hook("Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False})
     _quiet(["tick", "--project", str(project), *where])
@@ -126,9 +131,14 @@ def run_everything(claude_home: Path, project: Path, secrets: list[Secret], work
     for secret in secrets:
         _quiet(["remember", f"when deploying: {secret.sentence}", "--yes", "--project", str(project), *where])
         capture = {"rule": secret.sentence, "why": f"it broke: {secret.text}", "impact": "high"}
-        _quiet(["learnings", "capture", "--project", str(project), "--claude-home", str(claude_home)], json.dumps(capture))
+        _quiet(
+            ["learnings", "capture", "--project", str(project), "--claude-home", str(claude_home)],
+            json.dumps(capture),
+        )
     # SessionStart again: the handoff and the lessons the captures made are read back and shown
-    hook("SessionStart", {**base, "session_id": "next", "hook_event_name": "SessionStart", "source": "startup"})
+    hook(
+        "SessionStart", {**base, "session_id": "next", "hook_event_name": "SessionStart", "source": "startup"}
+    )
     hook("Stop", {**base, "hook_event_name": "Stop", "stop_hook_active": False})
 
 
@@ -148,7 +158,9 @@ def disk_texts(roots: list[Path], skip: set[Path]) -> dict[str, str]:
     return texts
 
 
-def measure(claude_home: Path, project: Path, secrets: list[Secret], work: Path, roots: list[Path]) -> Outcome:
+def measure(
+    claude_home: Path, project: Path, secrets: list[Secret], work: Path, roots: list[Path]
+) -> Outcome:
     run_everything(claude_home, project, secrets, work)
     planted = set(transcripts_dir(claude_home, project).glob("*.jsonl"))
     texts = disk_texts(roots, planted)

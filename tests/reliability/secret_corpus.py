@@ -35,7 +35,9 @@ def _pick(rng: random.Random, alphabet: str, n: int) -> str:
         if alphabet is HEX and (value.isdigit() or value.isalpha()):
             continue
         if alphabet in (B62, B64) and not (
-            any(c.isupper() for c in value) and any(c.islower() for c in value) and any(c.isdigit() for c in value)
+            any(c.isupper() for c in value)
+            and any(c.islower() for c in value)
+            and any(c.isdigit() for c in value)
         ):
             continue
         return value
@@ -88,7 +90,9 @@ def _make_jwt(rng: random.Random) -> Secret:
 def _make_basic(rng: random.Random) -> Secret:
     user, password = _pick(rng, string.ascii_lowercase, 6), _password(rng)
     encoded = base64.b64encode(f"{user}:{password}".encode()).decode()
-    return Secret("basic-auth", encoded, (encoded,), f"send `Authorization: Basic {encoded}` to the staging API")
+    return Secret(
+        "basic-auth", encoded, (encoded,), f"send `Authorization: Basic {encoded}` to the staging API"
+    )
 
 
 def _make_url(kind: str, user: str, at_inside: bool) -> Maker:
@@ -131,7 +135,9 @@ def _make_azure(rng: random.Random) -> Secret:
 
 def _make_heroku(rng: random.Random) -> Secret:
     value = "-".join(_pick(rng, HEX, n) for n in (8, 4, 4, 4, 12))
-    return Secret("heroku-api-key", value, (value.replace("-", "")[:16], value[-12:]), f"heroku api key {value}")
+    return Secret(
+        "heroku-api-key", value, (value.replace("-", "")[:16], value[-12:]), f"heroku api key {value}"
+    )
 
 
 def _make_slack_webhook(rng: random.Random) -> Secret:
@@ -158,7 +164,9 @@ def _make_hex(rng: random.Random) -> Secret:
 
 def _make_blob(rng: random.Random) -> Secret:
     blob = base64.b64encode(rng.randbytes(48)).decode()
-    while not (any(c.isupper() for c in blob) and any(c.islower() for c in blob) and any(c.isdigit() for c in blob)):
+    while not (
+        any(c.isupper() for c in blob) and any(c.islower() for c in blob) and any(c.isdigit() for c in blob)
+    ):
         blob = base64.b64encode(rng.randbytes(48)).decode()
     return Secret("base64-blob", blob, (blob.rstrip("="),), f"the license blob is {blob}")
 
@@ -183,7 +191,9 @@ MAKERS: tuple[Maker, ...] = (
     _prefixed("aws-access-key", "AKIA", string.ascii_uppercase + string.digits, 16, "the bucket uses {}"),
     _make_aws_secret,
     _prefixed("slack-bot-token", "xoxb-", string.digits, 12, "the bot posts with {}"),
-    _prefixed("slack-app-token", "xapp-1-A", string.ascii_uppercase + string.digits, 24, "socket mode needs {}"),
+    _prefixed(
+        "slack-app-token", "xapp-1-A", string.ascii_uppercase + string.digits, 24, "socket mode needs {}"
+    ),
     _make_slack_webhook,
     _make_discord,
     _prefixed("google-api-key", "AIza", B62 + "_-", 35, "maps calls use {}"),
@@ -208,7 +218,11 @@ MAKERS: tuple[Maker, ...] = (
     _make_url("url-credentials-at", "deploy", True),
     _make_url("redis-url", "", False),
     _make_assignment("env-pass", "run it with DB_PASS={} set", _password),
-    _make_assignment("password-semicolon", "the DSN has password={};Timeout=30", lambda r: _pick(r, B62, 5) + ";" + _pick(r, B62, 6)),
+    _make_assignment(
+        "password-semicolon",
+        "the DSN has password={};Timeout=30",
+        lambda r: _pick(r, B62, 5) + ";" + _pick(r, B62, 6),
+    ),
     _make_assignment("password-was", "the password was {} until Monday", _password),
     _make_assignment("password-is", "the staging password is {}", _password),
     _make_passphrase,
