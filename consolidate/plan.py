@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import UsageError
 from .settings import Settings
@@ -40,27 +41,53 @@ class _Change(BaseModel):
     file: str = Field(min_length=1)
 
 
+def _one_line(value: str) -> str:
+    """An entry or a section name: one line, no control character — plan text cannot add structure."""
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in value):
+        raise ValueError("must be one line without control characters")
+    return value
+
+
+def _text_block(value: str) -> str:
+    """Text of several lines: no control character but the line break and the tab (a NUL would make
+    the file binary)."""
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in value):
+        raise ValueError("holds a control character")
+    return value
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("holds a NUL byte")
+    return value
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+TextBlock = Annotated[str, AfterValidator(_text_block)]
+Matched = Annotated[str, AfterValidator(_no_nul)]  # text looked for in a file: as it is there
+
+
 class AddEntry(_Change):
     op: Literal["add_entry"]
-    section: str = ""
-    text: str = Field(min_length=1)
+    section: OneLine = ""
+    text: OneLine = Field(min_length=1)
 
 
 class ReplaceEntry(_Change):
     op: Literal["replace_entry"]
-    old: str = Field(min_length=1)
-    new: str = Field(min_length=1)
+    old: Matched = Field(min_length=1)
+    new: OneLine = Field(min_length=1)
 
 
 class DropEntry(_Change):
     op: Literal["drop_entry"]
-    text: str = Field(min_length=1)
+    text: Matched = Field(min_length=1)
 
 
 class ReplaceText(_Change):
     op: Literal["replace_text"]
-    old: str = Field(min_length=1)
-    new: str
+    old: Matched = Field(min_length=1)
+    new: TextBlock
 
 
 class RedactSecrets(_Change):
@@ -71,7 +98,7 @@ class RedactSecrets(_Change):
 
 class WriteFile(_Change):
     op: Literal["write_file"]
-    content: str
+    content: TextBlock
     create_only: bool = False
 
 
@@ -81,10 +108,10 @@ class TrashFile(_Change):
 
 class ClusterSection(_Change):
     op: Literal["cluster_section"]
-    section: str = Field(min_length=1)
+    section: OneLine = Field(min_length=1)
     cluster_file: str = Field(min_length=1)
-    pointer: str = Field(min_length=1)
-    preamble: str = ""
+    pointer: OneLine = Field(min_length=1)
+    preamble: TextBlock = ""
 
 
 Change = Annotated[
@@ -242,7 +269,14 @@ class WriteScope:
         self.memory_dir = memory_dir
         self._memory_real = Path(os.path.realpath(memory_dir))
         self._user_real = Path(os.path.realpath(user_claude_md))
-        self._claude_md = {Path(os.path.realpath(p)): p for p in (user_claude_md, project_claude_md)}
+        self._claude_md: dict[Path, Path] = {}
+        self._refused: dict[Path, str] = {}  # a CLAUDE.md whose symlink leads where we never write
+        for path, where in ((user_claude_md, "the Claude config dir"), (project_claude_md, "the repository")):
+            problem = _link_problem(path, where, also=self._user_real)
+            if problem:
+                self._refused[Path(os.path.abspath(path))] = problem
+            else:
+                self._claude_md[Path(os.path.realpath(path))] = path
 
     def resolve(self, name: str, proposal: str) -> Path:
         """The one canonical absolute path for a plan's file name, or a PlanError naming the proposal."""
@@ -258,6 +292,8 @@ class WriteScope:
             raise PlanError(f"invalid path {name[:80]!r}")
         path = Path(name).expanduser()
         if path.is_absolute():
+            if Path(os.path.abspath(path)) in self._refused:
+                raise PlanError(self._refused[Path(os.path.abspath(path))])
             real = Path(os.path.realpath(path))
             if real in self._claude_md:
                 return self._claude_md[real]
@@ -284,8 +320,11 @@ class WriteScope:
         the memory dir holds will do; it must still be inside the memory dir or a CLAUDE.md."""
         path = Path(name)
         if path.is_absolute():
-            if Path(os.path.realpath(path)) in self._claude_md:
-                return path
+            if (
+                Path(os.path.realpath(path)) in self._claude_md
+                or Path(os.path.abspath(path)) in self._refused
+            ):
+                return path  # read for its hash only: a refused link is still what the plan saw
             raise PlanError(f"snapshot: {name} is outside the memory dir and not a CLAUDE.md file")
         pure = PurePosixPath(name)
         if pure.is_absolute() or ".." in pure.parts:
@@ -294,6 +333,25 @@ class WriteScope:
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
+
+
+def _link_problem(path: Path, where: str, also: Path) -> str | None:
+    """Why a CLAUDE.md may not be written through its symlink: it is followed only to a Markdown file
+    inside the folder the CLAUDE.md belongs to (the repository, or the Claude config dir), or to the
+    user CLAUDE.md itself (`also`, which then needs the L0 confirmation)."""
+    folder = Path(os.path.realpath(path.parent))
+    real = Path(os.path.realpath(path))
+    if real == folder / path.name or real == also:
+        return None  # not a link, or a link to the other CLAUDE.md
+    if real.suffix.lower() == ".md" and _inside(real, folder) and real != folder:
+        return None
+    return f"{path} is a symlink to {real}, which is not a Markdown file inside {where}; refusing to write through it"
+
+
+def link_target(path: Path) -> Path | None:
+    """Where a symlinked file really is (None when it is not a link): what a reviewer must see."""
+    real = Path(os.path.realpath(path))
+    return real if real != Path(os.path.realpath(path.parent)) / path.name else None
 
 
 def _names_a_secret(name: str) -> bool:

@@ -9,7 +9,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
-from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
+from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
@@ -29,6 +29,9 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
     for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
         before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
         name = workspace.name(path)
+        real = link_target(path)
+        if real is not None:
+            name += f" (symlink to {real})"  # the reviewer sees which file really changes
         new = "" if after is None else after.decode("utf-8", "replace")
         parts.extend(
             difflib.unified_diff(
