@@ -206,8 +206,10 @@ class Plan(_Model):
             unknown = [pid for pid in only if pid not in known]
             if unknown:
                 raise UsageError(f"--only names unknown proposal(s): {', '.join(unknown)}")
-            chosen = [p for p in self.proposals if p.id in only]
-        return sorted(chosen, key=lambda p: (p.order, self.proposals.index(p)))
+            wanted = set(only)
+            chosen = [p for p in self.proposals if p.id in wanted]
+        position = {id(p): n for n, p in enumerate(self.proposals)}  # not .index(): that compares models
+        return sorted(chosen, key=lambda p: (p.order, position[id(p)]))
 
 
 def parse_plan(text: str, source: str = "plan") -> Plan:
