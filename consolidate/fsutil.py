@@ -7,6 +7,12 @@ import os
 import tempfile
 from pathlib import Path
 
+from memory_layout.files import NotRegularFile, is_regular, read_regular
+
+__all__ = [
+    "ABSENT", "NotRegularFile", "atomic_write", "digest_bytes", "digest_file", "is_regular", "read_regular",
+]  # fmt: skip
+
 ABSENT = "absent"
 
 
@@ -15,9 +21,10 @@ def digest_bytes(data: bytes) -> str:
 
 
 def digest_file(path: Path) -> str:
-    """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable)."""
+    """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable,
+    NotRegularFile for a FIFO or a device, which is never read)."""
     try:
-        return digest_bytes(path.read_bytes())
+        return digest_bytes(read_regular(path))
     except FileNotFoundError:
         return ABSENT
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from send2trash import send2trash
 
 from .errors import ConsolidateError
-from .fsutil import ABSENT, atomic_write, digest_bytes, digest_file, fsync_dir
+from .fsutil import ABSENT, atomic_write, digest_bytes, digest_file, fsync_dir, read_regular
 
 PENDING, COMPLETE, UNDONE = "pending", "complete", "undone"
 
@@ -136,7 +136,7 @@ class Journal:
 def _previous(path: Path) -> tuple[bytes | None, int | None]:
     """The bytes and permission bits of a file before the run, or (None, None) when there is none."""
     try:
-        return path.read_bytes(), path.stat().st_mode & 0o7777
+        return read_regular(path), path.stat().st_mode & 0o7777
     except FileNotFoundError:
         return None, None
     except OSError as exc:

@@ -218,6 +218,8 @@ def parse_plan(text: str, source: str = "plan") -> Plan:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PlanError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise PlanError(f"{source}: JSON nested too deeply to be a plan") from None
     if not isinstance(raw, dict):
         raise PlanError(f"{source}: a plan is a JSON object")
     try:
@@ -226,9 +228,21 @@ def parse_plan(text: str, source: str = "plan") -> Plan:
         raise PlanError(f"{source}: {_describe(exc, raw)}") from None
 
 
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+
 def load_plan(path: Path) -> Plan:
+    """Read and validate a plan file; a FIFO, a device or a huge file is refused without being read
+    to its end."""
+    from memory_layout.files import read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_regular(path, MAX_PLAN_BYTES)
+        if len(data) > MAX_PLAN_BYTES:
+            raise UsageError(
+                f"cannot read plan {path}: over {MAX_PLAN_BYTES // 2**20} MiB; a plan is never that big"
+            )
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read plan {path}: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_plan(text, str(path))

@@ -12,6 +12,7 @@ from memory_layout.document import Block
 from memory_layout.tree import link_candidates
 
 from .errors import ConsolidateError
+from .fsutil import is_regular, read_regular
 
 NEW_INDEX = "# Project Memory\n"
 
@@ -27,7 +28,7 @@ def _read_regular(path: Path, name: str) -> bytes | None:
             return None
         if not path.is_file():
             raise ChangeFailed(f"{name} is not a regular file")
-        return path.read_bytes()
+        return read_regular(path)
     except OSError as exc:
         raise ChangeFailed(f"cannot read {name}: {exc.strerror or exc}") from None
 
@@ -146,7 +147,7 @@ class Workspace:
         the memory dir; a CLAUDE.md relative to its own folder."""
         if not self._inside(source):
             file = unquote(target.strip("<>").split("#", 1)[0])
-            return bool(file) and (source.parent / file).is_file()
+            return bool(file) and is_regular(source.parent / file)
         for candidate in link_candidates(self.name(source), target):
             if self.exists(self.memory_dir / candidate):
                 return True

@@ -188,7 +188,7 @@ def _row_dict(row: tuple[Any, ...]) -> dict[str, Any]:
     identifier, channel, payload, created_at, source = row
     try:
         origin = json.loads(source)
-    except ValueError:
+    except (ValueError, RecursionError):
         origin = {}
     return {
         "id": identifier,

@@ -85,7 +85,7 @@ class CarryStore:
         if self._rows is None:
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 loaded = {}
             self._rows = loaded if isinstance(loaded, dict) else {}
         return self._rows

@@ -74,6 +74,8 @@ def read_inputs(text: str) -> list[Any]:
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        raise UsageError("capture input is nested too deeply to be an episode") from None
     items = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():

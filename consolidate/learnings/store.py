@@ -48,7 +48,7 @@ class EpisodeStore:
             for line in handle:
                 try:
                     record = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue  # a torn or hand-broken line: skipped, never fatal
                 if isinstance(record, dict):
                     yield record

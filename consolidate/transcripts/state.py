@@ -119,7 +119,7 @@ class ScanState:
         """The saved state, or an empty one when absent, unreadable or from another format version."""
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return cls()
         if not isinstance(raw, dict) or raw.get("version") != STATE_VERSION:
             return cls()
