@@ -116,10 +116,13 @@ def apply_plan(
     changes = workspace.changes()
     report = ApplyReport(results)
     waiting = [r.proposal.id for r in results if r.status.startswith("skipped")]
-    if plan.mark_consolidation and waiting:
+    failed = [r.proposal.id for r in results if r.status.startswith("failed")]
+    if plan.mark_consolidation and (waiting or failed):
+        why = [f"{', '.join(waiting)} await confirmation"] if waiting else []
+        why += [f"{', '.join(failed)} failed"] if failed else []
         report.notes.append(
-            f"not marked as consolidated: {', '.join(waiting)} await confirmation, so the "
-            "next dream proposes them again"
+            f"not marked as consolidated: {' and '.join(why)}, so the next dream reads those sessions "
+            "again and proposes them again"
         )
     elif plan.mark_consolidation:
         marker = scope.memory_dir / ".last-consolidation"

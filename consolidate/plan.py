@@ -324,6 +324,8 @@ class WriteScope:
             raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
         if any(len(part.encode()) > 255 for part in pure.parts):
             raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        if len(os.fsencode(self.memory_dir / pure)) >= _path_max(self.memory_dir):
+            raise PlanError(f"cannot use the path {name[:40]!r}…: it is longer than the system allows")
         if _names_a_secret(pure.as_posix()):
             raise PlanError("a file name holds what looks like a secret; plans never write one")
         real = Path(os.path.realpath(self.memory_dir / pure))
@@ -349,6 +351,13 @@ class WriteScope:
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
+
+
+def _path_max(directory: Path) -> int:
+    try:
+        return os.pathconf(directory if directory.exists() else "/", "PC_PATH_MAX")
+    except (OSError, ValueError):
+        return 4096
 
 
 def _link_problem(path: Path, where: str, also: Path) -> str | None:

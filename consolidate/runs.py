@@ -72,4 +72,15 @@ def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[
                     f"run {pending.run_id} was interrupted before it finished; "
                     "`consolidate undo` restores the files it touched"
                 )
+            _sweep_temp_files(settings)
         yield
+
+
+def _sweep_temp_files(settings: Settings) -> None:
+    """Temp files of a write that was killed (no run is pending, and we hold the lock): removed."""
+    from .fsutil import remove_temp_files, stray_temp_files
+
+    layout = settings.layout
+    remove_temp_files(
+        [layout.user_claude_md, layout.project_claude_md], stray_temp_files(settings.memory_dir)
+    )
