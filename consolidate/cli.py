@@ -22,6 +22,8 @@ COMMANDS = (
     "remember",
     "apply",
     "undo",
+    "share",
+    "onboard",
     "eval",
     "queue",
     "tick",

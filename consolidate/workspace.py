@@ -121,6 +121,10 @@ class Workspace:
         self._current[path] = _UNRENDERED
         self._docs[path] = document
 
+    def contents(self) -> dict[Path, bytes | None]:
+        """Every file read so far with its current bytes (saved documents rendered)."""
+        return {path: self.read(path) for path in list(self._current)}
+
     def checkpoint(self) -> Checkpoint:
         return Checkpoint(
             dict(self._current), dict(self._docs), {p: list(d.blocks) for p, d in self._docs.items()}
@@ -144,10 +148,14 @@ class Workspace:
 
     def link_resolves(self, source: Path, target: str) -> bool:
         """Whether a link written in `source` leads to a file: memory files relative to themselves or
-        the memory dir; a CLAUDE.md relative to its own folder."""
+        the memory dir; any other file (a CLAUDE.md, the team folder) relative to its own folder, as
+        this run leaves it."""
         if not self._inside(source):
             file = unquote(target.strip("<>").split("#", 1)[0])
-            return bool(file) and is_regular(source.parent / file)
+            if not file:
+                return False
+            linked = source.parent / file
+            return self._current[linked] is not None if linked in self._current else is_regular(linked)
         for candidate in link_candidates(self.name(source), target):
             if self.exists(self.memory_dir / candidate):
                 return True
