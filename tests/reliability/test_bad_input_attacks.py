@@ -17,19 +17,11 @@ from consolidate.capture.places import claude_home, state_root, transcripts_dir
 from consolidate.cli import main
 from consolidate.dream.orient import orient
 from consolidate.settings import load_settings
-from tests.helpers.gitrepo import GitRepo, init_repo
+from tests.helpers.gitrepo import GitRepo
 from tests.helpers.memory import plan_dict, proposal, snapshot_bytes, write_plan
 
 ROOT = Path(__file__).resolve().parents[2]
 INDEX = "# Project Memory\n\n## Notes\n- **When testing:** run make test. → [detail](x.md)\n"
-
-
-@pytest.fixture
-def repo(tmp_path: Path, claude_home: Path) -> GitRepo:
-    repo = init_repo(tmp_path / "proj")
-    repo.write("src/app.py", "print('hi')\n")
-    repo.commit("init")
-    return repo
 
 
 def consolidate(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:

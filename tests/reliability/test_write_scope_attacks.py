@@ -9,18 +9,10 @@ from pathlib import Path
 import pytest
 
 from consolidate.cli import main
-from consolidate.settings import load_settings
+from consolidate.settings import Settings, load_settings
 from tests.capture.fixtures import Session, write_session
-from tests.helpers.gitrepo import GitRepo, init_repo
+from tests.helpers.gitrepo import GitRepo
 from tests.helpers.memory import plan_dict, proposal, snapshot_bytes, write_plan
-
-
-@pytest.fixture
-def repo(tmp_path: Path, claude_home: Path) -> GitRepo:
-    repo = init_repo(tmp_path / "proj")
-    repo.write("src/app.py", "print('hi')\n")
-    repo.commit("init")
-    return repo
 
 
 def _keys(tmp_path: Path) -> Path:
@@ -28,6 +20,20 @@ def _keys(tmp_path: Path) -> Path:
     keys.parent.mkdir(parents=True, exist_ok=True)
     keys.write_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIExample user@host\n")
     return keys
+
+
+def _claude_md_plan(repo: GitRepo, tmp_path: Path) -> tuple[Settings, dict, Path]:
+    """A plan with one entry for the project's CLAUDE.md, whatever that file is."""
+    settings = load_settings(repo.path)
+    settings.memory_dir.mkdir(parents=True)
+    change = {
+        "op": "add_entry",
+        "file": str(repo.path / "CLAUDE.md"),
+        "section": "Decisions",
+        "text": "Use pnpm.",
+    }
+    plan = write_plan(tmp_path / "p.json", plan_dict(settings, [proposal("P1", "ADD", [change], layer="L1")]))
+    return settings, change, plan
 
 
 def _apply(plan: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -53,15 +59,7 @@ def test_a_dream_never_writes_through_a_claude_md_linked_outside(
 def test_a_plan_naming_a_claude_md_linked_outside_is_refused(repo: GitRepo, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     keys = _keys(tmp_path)
     (repo.path / "CLAUDE.md").symlink_to(keys)
-    settings = load_settings(repo.path)
-    settings.memory_dir.mkdir(parents=True)
-    change = {
-        "op": "add_entry",
-        "file": str(repo.path / "CLAUDE.md"),
-        "section": "Decisions",
-        "text": "Use pnpm.",
-    }
-    plan = write_plan(tmp_path / "p.json", plan_dict(settings, [proposal("P1", "ADD", [change], layer="L1")]))
+    settings, change, plan = _claude_md_plan(repo, tmp_path)
     before = keys.read_bytes()
     code, err = _apply(plan, repo.path, capsys)
     assert code == 2 and err.count("\n") == 1 and str(keys) in err and "symlink" in err
@@ -76,15 +74,7 @@ def test_a_claude_md_linked_inside_the_repository_is_written_and_the_review_name
 ) -> None:  # type: ignore[no-untyped-def]
     agents = repo.write("AGENTS.md", "# Agents\n\n## Decisions\n- Use uv.\n")
     (repo.path / "CLAUDE.md").symlink_to("AGENTS.md")
-    settings = load_settings(repo.path)
-    settings.memory_dir.mkdir(parents=True)
-    change = {
-        "op": "add_entry",
-        "file": str(repo.path / "CLAUDE.md"),
-        "section": "Decisions",
-        "text": "Use pnpm.",
-    }
-    plan = write_plan(tmp_path / "p.json", plan_dict(settings, [proposal("P1", "ADD", [change], layer="L1")]))
+    settings, change, plan = _claude_md_plan(repo, tmp_path)
     from consolidate.plan import parse_plan
     from consolidate.review import preview_diff
     from consolidate.runs import write_scope
