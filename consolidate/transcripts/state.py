@@ -113,6 +113,8 @@ class ScanState:
 
     files: dict[str, FileState] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    # the entries as loaded (kept alive, so an id is never reused): redacted when they were saved
+    saved: dict[int, FileState] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: Path) -> ScanState:
@@ -132,7 +134,9 @@ class ScanState:
             except (KeyError, TypeError, ValueError):
                 continue
         data = raw.get("data")
-        return cls(files, data if isinstance(data, dict) else {})
+        return cls(
+            files, data if isinstance(data, dict) else {}, {id(entry): entry for entry in files.values()}
+        )
 
     def save(self, path: Path) -> None:
         """Write the state atomically. What readers derived from transcripts (`data`) is redacted
@@ -140,10 +144,15 @@ class ScanState:
         from ..secrets import redact_data
 
         files = {
-            name: {"identity": s.identity.to_list(), "offset": s.offset, "data": s.data}
+            # an entry as loaded was redacted when it was saved; only what this run read is redacted now
+            name: {
+                "identity": s.identity.to_list(),
+                "offset": s.offset,
+                "data": s.data if self.saved.get(id(s)) is s else redact_data(s.data),
+            }
             for name, s in self.files.items()
         }
-        document = redact_data({"version": STATE_VERSION, "files": files, "data": self.data})
+        document = {"version": STATE_VERSION, "files": files, "data": redact_data(self.data)}
         atomic_write(path, encode_json(document))
 
     def forget_missing(self) -> list[str]:
