@@ -31,6 +31,8 @@ COMMANDS = (
     "hook",
     "install",
     "uninstall",
+    "recall",
+    "doctor",
 )
 
 
