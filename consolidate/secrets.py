@@ -18,6 +18,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .secret_rules import RULES
@@ -136,6 +137,17 @@ def find_secrets(text: str) -> list[SecretMatch]:
     """Non-overlapping secret spans, earliest first (the longest wins where two overlap)."""
     if not text:
         return []
+    if len(text) <= 4096:
+        return list(_find_short(text))  # the same short texts are checked again and again
+    return _find(text)
+
+
+@lru_cache(maxsize=4096)
+def _find_short(text: str) -> tuple[SecretMatch, ...]:
+    return tuple(_find(text))
+
+
+def _find(text: str) -> list[SecretMatch]:
     lowered = text.lower()
     same_offsets = len(lowered) == len(text)
     found: list[SecretMatch] = []
