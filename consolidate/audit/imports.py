@@ -89,7 +89,11 @@ def _readable(path: Path) -> bool:
 
 
 def _read(path: Path) -> str:
+    """A regular file's text; anything else (a FIFO, a device, a folder) is never opened."""
+    if not _readable(path):
+        return ""
     try:
-        return path.read_bytes()[:MAX_BYTES].decode("utf-8", "replace")
+        with path.open("rb") as handle:
+            return handle.read(MAX_BYTES).decode("utf-8", "replace")
     except OSError:
         return ""
