@@ -6,7 +6,7 @@ from pathlib import Path
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.signals import Signal
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import TranscriptFile, find_transcripts, read_transcript
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from consolidate.cli import main
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 
 
 @pytest.fixture
