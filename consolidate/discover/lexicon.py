@@ -86,8 +86,8 @@ GENERALIZER = _any(
     r"\b(?:always|every ?time|whenever|from now on|going forward|in (?:the )?future|by default|as much as "
     r"possible|each time|in general|all (?:the )?time|any time)\b",
     r"\b(?:всегда|никогда|каждый раз|впредь|с этого момента|в будущем|по умолчанию|везде)\b",
-    r"总是|永远|每次|以后|今后|从现在开始|默认|一律|始终",
-    r"\b(?:her zaman|asla|hiçbir zaman|her seferinde|bundan sonra|ileride|varsayılan olarak)\b",
+    r"总是|永远|每次|以后|今后|从现在开始|默认|一律|始终|统一",
+    r"\b(?:her zaman|asla|hiçbir zaman|her seferinde|bundan sonra|ileride|varsayılan olarak)\b|\bher \w+ (?:öncesi|sonrası|için)\b",
 )
 
 # --- explicit "remember this" requests --------------------------------------------------------
@@ -126,6 +126,7 @@ DECISION = _any(
     r"\blet'?s (?:use|go with|switch to|stick (?:with|to)|keep|choose|pick|adopt|move to|prefer|standardi[sz]e on)\b",
     r"\bwe(?:'ve| have)? (?:decided|agreed|chose|settled on)\b|\bwe(?:'ll| will| should) (?:use|go with)\b",
     r"\bi(?:'ve| have)? (?:decided|dicided)\b|\bdecision:|\bwe(?:'re| are) going (?:with|to use)\b",
+    r"\bwe (?:went|go) with\b|\bwe (?:picked|settled|opted for|standardi[sz]ed on)\b|\bgoing with\b[^.\n]{1,60}\b(?:because|since)\b",
     r"\bдавай(?:те)? (?:использовать|используем|возьм\w*|оставим|перейд\w*|выбер\w*|остановимся)\b",
     r"\b(?:мы )?(?:решили|договорились|выбрали|остановились на)\b|\bбудем использовать\b",
     r"我们决定|决定(?:用|使用|采用)|改用|就用|统一用|采用|选择了?用",
@@ -190,6 +191,7 @@ REMEMBER_KEYS = (
 )  # fmt: skip
 DECISION_KEYS = (
     "let", "decid", "dicid", "agreed", "chose", "settled", "we'll", "we will", "we should", "going with",
+    "went with", "go with", "picked", "opted", "standardi",
     "going to use", "decision", "давай", "реши", "договор", "выбра", "останов", "будем",
     "决定", "改用", "就用", "统一用", "采用", "选择", "alım", "alim", "elim", "karar", "seçtik", "sectik",
     "seçelim", "secelim", "tercih", "geçelim", "gecelim",

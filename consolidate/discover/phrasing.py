@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from . import lexicon
+from .rewrite import clean_escapes, from_directive
 from .text import clip, sentences
 
 PRINCIPLE_LIMIT = 160
@@ -29,6 +30,7 @@ def _body(text: str) -> str:
 
 
 def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
+    text = clean_escapes(text)
     text = _POLITE.sub("", _POLITE.sub("", text.strip(" ,;:—-，。：；、"))).strip(" ,;:—-，。：；、")
     text = clip(text, limit)
     return text[:1].upper() + text[1:] if text else ""
@@ -48,7 +50,7 @@ def directive_principle(text: str) -> str:
             break
         if len(" ".join(chosen)) > PRINCIPLE_LIMIT * 0.6 or len(chosen) == 2:
             break
-    return _finish(" ".join(chosen))
+    return _finish(from_directive(" ".join(chosen)))
 
 
 def remember_principle(text: str) -> str:

@@ -40,11 +40,46 @@ def rejection_reason(signal: Signal) -> str:
         return "transient"
     if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
         return "one-off"
+    return form_problem(principle)
+
+
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
+    r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
+    r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
+    re.IGNORECASE,
+)
+_NARRATIVE = re.compile(
+    r"^(?:i|i'?m|i'?ve|i'?d|we'?ve|we made|we are|we'?re|it seems|it looks|there (?:is|are)|here is|this is|"
+    r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|p,|❯|>)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF_EDIT = re.compile(
+    r"\b(?:sub)?sections?\b|\bparagraphs?\b|\bsub-?bullets?\b|\bheadings?\b|\bthis (?:file|doc|function|line|"
+    r"test|commit|change|pr)\b|\bline \d+|\btwo commits\b|\bchore-\d+\b",
+    re.IGNORECASE,
+)
+
+
+def form_problem(principle: str) -> str:
+    """Why the wording is no usable rule: a question, a hedge, a story, a cut-off fragment, a one-off edit."""
+    text = principle.strip()
+    if text.endswith(("?", "？")) or re.search(r"\?\s*\S{0,3}$", text):
+        return "question"
+    if text.endswith("…"):
+        return "fragment"
+    if _HEDGE.search(text):
+        return "hedged"
+    if _NARRATIVE.match(text):
+        return "no principle"
+    if _ONE_OFF_EDIT.search(text) and not lexicon.GENERALIZER.search(text.lower()):
+        return "one-off"
     return ""
 
 
 _ALTERNATIVE = re.compile(
-    r"\b(?:instead of|rather than)\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
+    r"\b(?:instead of|rather than)\b|\blike the rest of\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
+    r"\bconsistent with\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
     r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",
     re.IGNORECASE,

@@ -141,4 +141,6 @@ def test_incremental_detection_finds_each_signal_once(tmp_path: Path) -> None:
     records = read_transcript(TranscriptFile(path, "s8")).active()
     later = detect_signals(records, TranscriptFile(path, "s8"), start=len(records) - 4)
     assert [s.kind for s in first] == ["correction"]
-    assert [s.kind for s in later] == ["error-fix"]
+    # the correction had no answer yet: read again with one, it supersedes the first reading
+    assert [s.kind for s in later] == ["correction", "error-fix"]
+    assert later[0].uuid == first[0].uuid

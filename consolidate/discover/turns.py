@@ -1,0 +1,251 @@
+"""A user's turn and what came right after it, weighed together into one signal (or none).
+
+What the user said — a correction, a rejection's reason, a standing wish, a request to write something
+into CLAUDE.md — is weighed with the shape of the dialogue around it: whether they had interrupted
+the assistant, whether the assistant's reply concedes ("You're right", "My mistake") or promises
+("I'll … after each commit"), whether its next action redid the last one differently. A structural
+signal can carry a plain sentence; a phrase with nothing around it rarely passes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..transcripts.records import ToolUse, tool_command
+from . import lexicon
+from .acks import NO_REPLY, Reply
+from .phrasing import directive_principle
+from .rewrite import imperative
+from .text import mask_code, sentences
+from .triggers import command_head
+
+THRESHOLD = 3  # evidence needed for a turn that no phrase marked on its own
+
+# The user asks for something to be written into memory: the rule is in this turn or just before it.
+MEMORY_REQUEST = re.compile(
+    r"\b(?:note|add|put|record|write|document|capture|mention|include)\b[^.?!\n]{0,50}?\b(?:in|to|into)\s+"
+    r"(?:the\s+|our\s+|/)?(?:claude|agents|memory)(?:\.md)?\b|"
+    r"\bupdate\s+(?:the\s+|/)?(?:claude|agents)(?:\.md)?\b(?!\s+(?:to reflect|for the new|with the new))|"
+    r"\b(?:claude|agents)(?:\.md)?\s+(?:needs|should|might need)\s+(?:to\s+)?(?:be\s+)?updat|"
+    r"\b(?:yep|yes|ok|okay|please)?,?\s*remember (?:that|this|it)\s*(?:[,.!;]|$)|"
+    r"\bзапиши\w*\s+(?:это\s+)?в\s+(?:claude|память|memory)|\bдобавь\w*\s+(?:это\s+)?в\s+claude|"
+    r"\bзапомни\s+это\b|写(?:到|进|入)\s*(?:claude|memory|记忆)|(?:加到|记到|记入)\s*claude|记住这(?:个|一点)|"
+    r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
+    re.IGNORECASE,
+)
+_DOC_UPDATE = re.compile(
+    r"\bto reflect\b|\bfor the (?:new|latest|current)\b|\bwith the (?:new|latest)\b", re.I
+)
+_MODAL = re.compile(
+    r"\b(?:we|you) (?:really |probably |definitely )?(?:should|must|need to|have to|ought to)\b|"
+    r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
+    r"\b(?:gerek\w*|lazım|\w+(?:malı|meli)\w*)\b",
+    re.IGNORECASE,
+)
+_GENERAL = re.compile(
+    r"\b(?:always|never|every|each|all non-trivial|on all|from now on|going forward|in (?:the )?future|"
+    r"by default|whenever|habit|workflow|convention|rule)\b|\"always\"|всегда|никогда|каждый|впредь|"
+    r"总是|永远|每次|以后|一律|\b(?:her zaman|asla|her seferinde|bundan sonra)\b",
+    re.IGNORECASE,
+)
+_ORDER = re.compile(
+    r"\b(?:first|before|after|then|until|once)\b|сначала|перед|после|потом|先|之前|之后|然后|"
+    r"\b(?:önce|sonra|ardından)\b",
+    re.IGNORECASE,
+)
+_INFORMS = re.compile(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
+_ACCUSATION = re.compile(
+    r"\byou (?:always|keep|still|again|never)\b.*\b(?:mistake|forget|forgot|miss)\w*\b|\byou didn'?t\b|"
+    r"\bwhy (?:did|do|didn'?t) you\b|\bare you (?:hallucinating|sure)\b",
+    re.IGNORECASE,
+)
+_GERUND = {
+    "passing": "pass", "using": "use", "running": "run", "adding": "add", "checking": "check",
+    "bumping": "bump", "installing": "install", "testing": "test", "committing": "commit", "asking": "ask",
+    "updating": "update", "removing": "remove", "creating": "create", "reading": "read", "writing": "write",
+    "including": "include", "making": "make", "putting": "put", "setting": "set", "mentioning": "mention",
+}  # fmt: skip
+
+
+@dataclass
+class Turn:
+    """A user's turn waiting for the assistant's answer before it is judged."""
+
+    kind: str  # correction | rejection | remember | decision | preference
+    text: str
+    index: int
+    base: dict[str, str]  # session, uuid, timestamp, file
+    use: ToolUse | None = None  # the action the turn answered
+    principle: str = ""  # what the words alone give
+    score: int = 0
+    language: str = "en"
+    strength: float = 0.0
+    before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
+    memory: bool = False
+    soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
+    reply: Reply = NO_REPLY
+    reply_text: str = ""
+    redo: ToolUse | None = None
+
+
+def features(text: str) -> int:
+    """How much a plain sentence reads like a standing rule: a modal, a generaliser, an order."""
+    masked = mask_code(text).lower()
+    return (
+        bool(_MODAL.search(masked))
+        + bool(_GENERAL.search(masked))
+        + bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked))
+        + bool(_INFORMS.match(masked))
+    )
+
+
+def names_action(text: str, use: ToolUse | None) -> bool:
+    """The text talks about what the assistant just did: its program or subcommand, or the file it edited."""
+    if use is None:
+        return False
+    lowered = text.lower()
+    command = tool_command(use)
+    if command:
+        words = [w for w in command_head(command).split() if len(w) > 2]
+        return any(re.search(rf"\b{re.escape(w.lower())}", lowered) for w in words)
+    path = str(use.input.get("file_path") or "")
+    name = path.rsplit("/", 1)[-1].lower()
+    return bool(name) and name in lowered
+
+
+def ordered_correction(text: str, use: ToolUse | None) -> bool:
+    """ "First run the linter, then commit" right after a commit: an instruction that puts something
+    before (or after) what the assistant just did is a correction of it."""
+    masked = mask_code(text).lower()
+    return bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)) and names_action(text, use)
+
+
+def is_memory_request(text: str) -> bool:
+    masked = mask_code(text)[:1200]
+    return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
+
+
+def rule_sentence(text: str) -> str:
+    """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
+    best = ""
+    for sentence in sentences(mask_keep_code(text)):
+        if MEMORY_REQUEST.search(sentence):
+            sentence = MEMORY_REQUEST.split(sentence)[0].rstrip(" ,;:—-")
+        if not sentence or features(sentence) == 0 and not lexicon.DIRECTIVE.search(sentence.lower()):
+            continue
+        if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
+            continue
+        best = accusation_rule(sentence) or imperative(_drop_question_tail(sentence))
+        if best:
+            break
+    return best
+
+
+def mask_keep_code(text: str) -> str:
+    """The prose of a turn: fenced blocks and quoted lines dropped, inline code kept."""
+    text = re.sub(r"```.*?(?:```|\Z)", " ", text, flags=re.DOTALL)
+    return re.sub(r"^\s*>.*$", " ", text, flags=re.MULTILINE)
+
+
+def _drop_question_tail(sentence: str) -> str:
+    return re.sub(
+        r"[,\s]*(?:any reason not to\b[^?]*|is that ok|do you agree|what do you think|thoughts|agreed|correct|"
+        r"right|ok|make sense)\s*\?+\s*$",
+        "",
+        sentence,
+        flags=re.IGNORECASE,
+    )
+
+
+def accusation_rule(sentence: str) -> str:
+    """ "You always make the mistake of not passing `--path .`" -> "Always pass `--path .`"."""
+    match = re.search(r"\byou (?:always|keep) (?:make the mistake of|forget(?:ting)?(?: to)?) (not )?(\w+) (.+)",
+                      sentence, re.IGNORECASE)  # fmt: skip
+    if not match:
+        return ""
+    verb = _GERUND.get(match[2].lower(), match[2].lower() if not match[2].endswith("ing") else "")
+    if not verb:
+        return ""
+    rest = match[3].split(". ")[0].rstrip(" .")
+    return f"Always {verb} {rest}" if match[1] or "forget" in match[0].lower() else f"Never {verb} {rest}"
+
+
+def is_accusation(text: str) -> bool:
+    return bool(_ACCUSATION.search(text))
+
+
+def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> str:
+    """When the user's words made the assistant swap one program for the one they named:
+    "Use `b` instead of `a`"."""
+    if before is None or after is None or before.name != after.name:
+        return ""
+    old, new = command_head(tool_command(before)), command_head(tool_command(after))
+    if not old or not new or old == new or old.split()[0] == new.split()[0]:
+        return ""
+    if new.split()[0].lower() not in said.lower():
+        return ""
+    return f"Use `{new}` instead of `{old}`"
+
+
+def carried(turn: Turn) -> bool:
+    """A turn no phrase marked stands only when the dialogue says so: the reply concedes or promises,
+    or the user states it as information for the assistant."""
+    if not turn.soft:
+        return True
+    return turn.reply.strength == 2 or turn.reply.commitment or bool(_INFORMS.match(turn.text))
+
+
+_CONVENTION_NOW = re.compile(
+    r"\b(?:convention|rule|workflow|policy)\s+is(?:\s+now)?\s*:\s*(?P<rule>[^\n]{8,240})", re.IGNORECASE
+)
+
+
+def memory_object(turn: Turn) -> str:
+    """What a request to write into memory refers to: said in the turn itself, restated by the reply,
+    said by the user just before, or what the assistant had just confirmed."""
+    own = rule_sentence(turn.text)
+    if own:
+        return own
+    confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
+    if confirmed:
+        return imperative(sentences(confirmed["rule"])[0], speaker="assistant")
+    if turn.reply.restatement:
+        return imperative(turn.reply.restatement, speaker="assistant")
+    previous_reply, previous_user = (turn.before + ["", ""])[:2]
+    if previous_user and features(previous_user):
+        said = rule_sentence(previous_user)
+        if said:
+            return said
+    head = read_reply_head(previous_reply)
+    return imperative(head, speaker="assistant") if head else ""
+
+
+def read_reply_head(text: str) -> str:
+    """The first sentence of an assistant answer that opened with a plain yes ("Yes — X does Y.")."""
+    match = re.match(r"^\s*(?:yes|yep|right|exactly|correct)\b[\s,.!:—–-]+(?P<rest>.+)", text, re.I | re.S)
+    if not match:
+        return ""
+    first = sentences(match["rest"].split("\n\n", 1)[0])
+    return first[0] if first and len(first[0]) <= 200 and not first[0].endswith("?") else ""
+
+
+def judge(turn: Turn) -> tuple[str, int]:
+    """(principle, score) once the reply is known; an empty principle means no signal."""
+    score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
+    if not carried(turn):
+        return "", score
+    restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
+    if turn.memory:
+        return memory_object(turn), score
+    principle = turn.principle
+    if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
+        principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
+    elif not principle and restated and turn.reply.strength:
+        principle = restated
+    swap = redo_principle(turn.use, turn.redo, turn.text)
+    if swap and (not principle or len(principle.split()) <= 3):
+        principle = swap
+    if not principle and turn.kind in ("correction", "rejection"):
+        principle = directive_principle(turn.text)
+    return principle, score
