@@ -29,7 +29,7 @@ NAMES = ("tspec", "zc-ring-x1")
 
 def show(result: HistoryResult) -> None:
     for add in result.adds:
-        mark = add.verdict or "UNJUDGED"
+        mark = "repeat" if add.repeat else add.verdict or "UNJUDGED"
         evidence = add.candidate.evidence[0] if add.candidate.evidence else None
         print(f"  [{add.split} {add.window}] {mark}: {pointer_line(add.candidate)}")
         print(f"      key {add.key}  ({add.hint})")
@@ -58,7 +58,7 @@ def verdict_table(results: list[HistoryResult]) -> str:
             "| split | window | evidence | about | verdict | reason |",
         ]
         lines.append("|---|---|---|---|---|---|")
-        for add in result.adds:
+        for add in [a for a in result.adds if not a.repeat]:
             judged = result.labels.verdicts.get(add.key)
             about = judged.about if judged else ""
             lines.append(

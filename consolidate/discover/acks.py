@@ -24,7 +24,7 @@ _STRONG = re.compile(
     re.IGNORECASE,
 )
 _WEAK = re.compile(
-    r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|"
+    r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
     r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
     r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|"
     r"明白|了解|收到|好的|知道了|同意|"

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from ..transcripts.markers import find_markers
-from ..transcripts.records import Record, ToolResult, ToolUse, human_text
+from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_command
 from ..transcripts.session import TranscriptFile
 from . import lexicon
 from .acks import read_reply
@@ -22,7 +22,7 @@ from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
 from .signals import Signal, make_signal
 from .text import language, mask_code, overlap
-from .triggers import action_trigger, derive_trigger
+from .triggers import action_trigger, command_head, derive_trigger
 from .turns import (
     THRESHOLD,
     Turn,
@@ -60,7 +60,8 @@ class _Context:
     turn: Turn | None = None
     answered: bool = False  # the pending turn's answer has started acting
     interrupted: bool = False
-    said: deque[str] = field(default_factory=lambda: deque(maxlen=2))  # last user text, last reply
+    last_user_text: str = ""
+    programs: set[str] = field(default_factory=set)  # programs the session ran: what a `word` may name
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
 
@@ -105,6 +106,9 @@ def _assistant(record: Record, index: int, context: _Context) -> None:
     for use in record.tool_uses:
         context.uses[use.id] = use
         context.last_use = use
+        head = command_head(tool_command(use))
+        if head:
+            context.programs.add(head.split()[0])
         if use.name in _EDIT_TOOLS:
             for call in context.failed:
                 call.code_changed = True
@@ -135,8 +139,8 @@ def _marker_signal(payload: str, fields: dict[str, str], record: Record, context
 
 def _user(record: Record, index: int, context: _Context) -> None:
     for result in record.tool_results:
-        if context.answered:
-            _finish_turn(context, index)
+        if context.answered and context.turn is not None and not context.turn.memory:
+            _finish_turn(context, index)  # a request to write memory waits for the reply that confirms it
         _tool_result(result, record, index, context)
     if record.is_interrupt:
         _finish_turn(context, index)
@@ -149,9 +153,8 @@ def _user(record: Record, index: int, context: _Context) -> None:
         return
     _finish_turn(context, index)
     _weigh_markers(context, text, index)
-    context.said.appendleft(context.last_text)
     context.turn = _human(text, record, index, context)
-    context.said.appendleft(text)
+    context.last_user_text = text
     context.interrupted = False
     context.failed.clear()
     context.last_use, context.last_text = None, ""
@@ -202,8 +205,12 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
 
 def _rejection_turn(reason: str, use: ToolUse | None, record: Record, index: int, context: _Context) -> Turn:
     turn = _turn("rejection", reason, record, index, context, use)
-    turn.principle = rule_sentence(reason) if is_accusation(reason) else directive_principle(reason)
-    turn.score = THRESHOLD + context.interrupted
+    turn.memory = is_memory_request(reason)
+    said = directive_principle(reason)
+    if turn.memory or is_accusation(reason) or not said or said.endswith("…"):
+        said = rule_sentence(reason)
+    turn.principle = said
+    turn.score = THRESHOLD + context.interrupted + turn.memory
     return turn
 
 
@@ -217,7 +224,7 @@ def _turn(kind: str, text: str, record: Record, index: int, context: _Context, u
         use=use,
         language=language(text),
         strength=_strength(mask_code(text).lower()),
-        before=list(context.said),
+        before=[context.last_text, context.last_user_text],
     )
 
 
@@ -268,7 +275,9 @@ def _finish_turn(context: _Context, position: int) -> None:
         turn.kind,
         principle,
         quote=turn.text,
-        trigger=derive_trigger(principle, use, prefer_action=use is not None),
+        trigger=derive_trigger(
+            principle, use, prefer_action=use is not None, programs=frozenset(context.programs)
+        ),
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=turn.language,
         strength=turn.strength + 0.05 * max(0, score - THRESHOLD),

@@ -142,7 +142,8 @@ REASON = _any(
 # --- transient state and generic advice: not worth remembering --------------------------------
 TRANSIENT = _any(
     r"\b(?:for now|right now|at the moment|atm|currently|today|tonight|this time|temporarily|for the moment|"
-    r"for this (?:pr|commit|task|session|release|one)|just this once|yet|(?:one|a|small|minor) tweak)\b",
+    r"for this (?:pr|commit|task|session|release|one)|just this once|yet|(?:one|a|small|minor) tweak)\b|"
+    r"\bnow\s*[.!]*$",
     r"\b(?:сейчас|пока что|на сегодня|в этот раз|сегодня|временно)\b",
     r"目前|暂时|现在先|这次|今天|临时",
     r"\b(?:şimdilik|şu an|bu sefer|bugün|geçici olarak)\b",

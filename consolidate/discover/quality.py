@@ -14,6 +14,7 @@ from .signals import Signal
 from .text import content_size
 
 MIN_CONTENT = 3
+LONG_PRINCIPLE = 200  # a rule that needs more words is a topic file with its own summary, not a remark
 _CODE = re.compile(r"`[^`\n]+`")
 _VAGUE_OBJECT = re.compile(
     r"^(?:don'?t|do not|never|stop)\s+(?:do(?:ing)?|that|this|it)\b[\s.!]*(?:that|this|it)?[\s.!]*$", re.I
@@ -40,18 +41,20 @@ def rejection_reason(signal: Signal) -> str:
         return "transient"
     if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
         return "one-off"
-    return form_problem(principle)
+    return form_problem(principle, explicit=signal.kind == "remember")
 
 
 _HEDGE = re.compile(
     r"\b(?:maybe|perhaps|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
+    r"or am i|am i (?:confused|missing|wrong)|how about|what about|what if|"
     r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
     r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
     re.IGNORECASE,
 )
 _NARRATIVE = re.compile(
     r"^(?:i|i'?m|i'?ve|i'?d|we'?ve|we made|we are|we'?re|it seems|it looks|there (?:is|are)|here is|this is|"
-    r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|p,|❯|>)\b",
+    r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|what|why|how|where|who|which|is|are|"
+    r"do|does|did|can|could|would)\b",
     re.IGNORECASE,
 )
 _ONE_OFF_EDIT = re.compile(
@@ -61,24 +64,34 @@ _ONE_OFF_EDIT = re.compile(
 )
 
 
-def form_problem(principle: str) -> str:
+_LITERAL_EDIT = re.compile(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
+
+
+def form_problem(principle: str, explicit: bool = False) -> str:
     """Why the wording is no usable rule: a question, a hedge, a story, a cut-off fragment, a one-off edit."""
     text = principle.strip()
     if text.endswith(("?", "？")) or re.search(r"\?\s*\S{0,3}$", text):
         return "question"
-    if text.endswith("…"):
+    if text.endswith("…") or text.count("(") != text.count(")") or text.count("`") % 2:
         return "fragment"
+    if len(text) > LONG_PRINCIPLE:
+        return "long"
     if _HEDGE.search(text):
         return "hedged"
     if _NARRATIVE.match(text):
         return "no principle"
-    if _ONE_OFF_EDIT.search(text) and not lexicon.GENERALIZER.search(text.lower()):
+    if explicit:  # the user asked for it to be remembered: its specifics are the point
+        return ""
+    if (_ONE_OFF_EDIT.search(text) or _LITERAL_EDIT.match(text)) and not lexicon.GENERALIZER.search(
+        text.lower()
+    ):
         return "one-off"
     return ""
 
 
 _ALTERNATIVE = re.compile(
-    r"\b(?:instead of|rather than)\b|\blike the rest of\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
+    r"\b(?:instead of|rather than)\b|\blike the rest of\b|"
+    r"\b(?:before|after) (?:we |you )?(?:actually )?(?:start|begin|commit|push|merg|releas|install|test)\w*\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
     r"\bconsistent with\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
     r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",

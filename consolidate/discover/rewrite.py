@@ -12,7 +12,7 @@ import re
 
 _FILLER = re.compile(
     r"^(?:(?:so|also|and|but|actually|hmm+|ok(?:ay)?|well|note|fyi|btw|yes|yeah|yep|yup|sure|sorry|"
-    r"(?:no|nope|nah)(?=\s*,)|amend|please|pls|i think|i guess|i'?d say|i believe|personally|imo|first|now|again|right|"
+    r"(?:no|nope|nah)(?=\s*,)|(?:before|after) that(?= \w+ )|amend|please|pls|i think|i guess|i'?d say|i believe|personally|imo|first|now|again|right|"
     r"that looks (?:fine|good)|this looks (?:fine|good)|looks good|lgtm|great|nice|thanks|txs|"
     r"ну|итак|кстати|также|да|嗯|好|还有|ayrıca|evet|tamam)\b[\s,:;.!—–-]*)+",
     re.IGNORECASE,
@@ -60,7 +60,7 @@ _TRANSIENT_CLAUSE = re.compile(
 )
 _CLAUSE_RULE = re.compile(
     r"[,;:—–]\s+(?=(?:so |but |and )?(?:we|you) (?:really |probably |definitely )?(?:should|need to|must|have to)\b|"
-    r"(?:please )?(?:always|never|don'?t|do not)\b)",
+    r"(?:please )?(?:always|never|don'?t|do not)\s+(?!(?:in|on|at|the|a|an|for|to|by|with)\b)\w+)",
     re.IGNORECASE,
 )
 _YOU = re.compile(r"\byou\b(?!')", re.IGNORECASE)
@@ -69,10 +69,13 @@ _STRAY_ESCAPE = re.compile(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
 
 def imperative(sentence: str, *, speaker: str = "user") -> str:
     """The sentence as an instruction: fillers, modal leads, tails and stray escapes removed."""
-    text = _STRAY_ESCAPE.sub("", " ".join(sentence.split()))
-    text = _FILLER.sub("", text).strip()
+    text = strip_fillers(sentence)
     clause = _CLAUSE_RULE.search(text)
-    if clause and not _starts_with_rule(text):
+    if (
+        clause
+        and len(text[clause.end() :].split()) >= 4
+        and (not _starts_with_rule(text) or len(text[: clause.start()].split()) <= 8)
+    ):
         text = re.sub(r"^(?:so|but|and) ", "", text[clause.end() :], flags=re.IGNORECASE)
     text = _TRANSIENT_CLAUSE.sub("", text).strip()
     regret = _REGRET.match(text)
@@ -99,6 +102,30 @@ _RULE_START = re.compile(
 
 def _starts_with_rule(text: str) -> bool:
     return bool(_RULE_START.match(text))
+
+
+_QUOTED_WORD = re.compile(r"[\"“”]([A-Za-z]+)[\"“”]")
+_SYMBOL_LEAD = re.compile(r"^[^\w`\"'(\[]+")
+_RATHER = re.compile(
+    r"^rather than (?:use |using )?(?P<old>.+?),? (?:you|we) (?:should|can|could)(?: be able to)? use (?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def strip_fillers(text: str) -> str:
+    """Whitespace collapsed; no leading symbols, fillers or command words, no stray escapes."""
+    text = _STRAY_ESCAPE.sub("", " ".join(text.split()))
+    text = _QUOTED_WORD.sub(r"\1", _SYMBOL_LEAD.sub("", text))
+    text = _FILLER.sub("", text).strip()
+    text = re.sub(r",\s*please\s+", "; ", text, flags=re.IGNORECASE)
+    rather = _RATHER.match(text)
+    if rather:
+        head, tail = re.split(
+            r"(?=\s+(?:with|so|because|as|since|when|if|unless)\b|[,.;])", rather["new"], 1
+        ) + [""]
+        text = f"Use {head} rather than {rather['old']}{tail}"
+    text = re.sub(r"\b(\w+) \1\b", r"\1", text)
+    return text[:1].upper() + text[1:] if text else ""
 
 
 def clean_escapes(text: str) -> str:

@@ -25,7 +25,7 @@ THRESHOLD = 3  # evidence needed for a turn that no phrase marked on its own
 # The user asks for something to be written into memory: the rule is in this turn or just before it.
 MEMORY_REQUEST = re.compile(
     r"\b(?:note|add|put|record|write|document|capture|mention|include)\b[^.?!\n]{0,50}?\b(?:in|to|into)\s+"
-    r"(?:the\s+|our\s+|/)?(?:claude|agents|memory)(?:\.md)?\b|"
+    r"(?:[^?!\n]{0,40}?\band\s+)?(?:the\s+|our\s+|/)?(?:claude|agents|memory)(?:\.md)?\b|"
     r"\bupdate\s+(?:the\s+|/)?(?:claude|agents)(?:\.md)?\b(?!\s+(?:to reflect|for the new|with the new))|"
     r"\b(?:claude|agents)(?:\.md)?\s+(?:needs|should|might need)\s+(?:to\s+)?(?:be\s+)?updat|"
     r"\b(?:yep|yes|ok|okay|please)?,?\s*remember (?:that|this|it)\s*(?:[,.!;]|$)|"
@@ -34,12 +34,18 @@ MEMORY_REQUEST = re.compile(
     r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
     re.IGNORECASE,
 )
+_PRODUCT = re.compile(
+    r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"
+    r"header|prompt|help text)\b",
+    re.IGNORECASE,
+)
 _DOC_UPDATE = re.compile(
     r"\bto reflect\b|\bfor the (?:new|latest|current)\b|\bwith the (?:new|latest)\b", re.I
 )
 _MODAL = re.compile(
     r"\b(?:we|you) (?:really |probably |definitely )?(?:should|must|need to|have to|ought to)\b|"
-    r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
+    r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|\bneeds? to\b|\bshould be\b|"
+    r"\byou (?:can'?t|cannot|mustn'?t)\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
     r"\b(?:gerek\w*|lazım|\w+(?:malı|meli)\w*)\b",
     re.IGNORECASE,
 )
@@ -126,13 +132,43 @@ def is_memory_request(text: str) -> bool:
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
-def rule_sentence(text: str) -> str:
-    """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
-    best = ""
+_IMPERATIVE_START = re.compile(
+    r"^(?:update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
+    r"check|ask|mention|review|amend|push|merge|tag|test|verify|document)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
+
+
+def rule_clauses(text: str) -> list[str]:
+    """The sentences of a turn, each cut to its clause that carries the rule ("…, but X must Y")."""
+    found = []
     for sentence in sentences(mask_keep_code(text)):
         if MEMORY_REQUEST.search(sentence):
             sentence = MEMORY_REQUEST.split(sentence)[0].rstrip(" ,;:—-")
-        if not sentence or features(sentence) == 0 and not lexicon.DIRECTIVE.search(sentence.lower()):
+            sentence = re.sub(
+                r"[,\s]+(?:please|and|pls|maybe|so|we probably want to)$", "", sentence, flags=re.I
+            )
+        parts = _CLAUSE.split(sentence)
+        if len(parts) > 1 and not features(parts[0]):
+            sentence = next((p for p in parts if features(p)), sentence)
+        found.append(sentence)
+    return found
+
+
+def rule_sentence(text: str) -> str:
+    """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
+    best = ""
+    clauses = rule_clauses(text)
+    ranked = [c for c in clauses if features(c)] + [c for c in clauses if not features(c)]
+    for sentence in ranked:
+        if (
+            not sentence
+            or features(sentence) == 0
+            and not (
+                lexicon.DIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence))
+            )
+        ):
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
             continue
@@ -193,6 +229,8 @@ def carried(turn: Turn) -> bool:
     or the user states it as information for the assistant."""
     if not turn.soft:
         return True
+    if _PRODUCT.search(turn.principle):  # how the program should behave is a feature request, not a rule
+        return False
     return turn.reply.strength == 2 or turn.reply.commitment or bool(_INFORMS.match(turn.text))
 
 
@@ -235,13 +273,15 @@ def judge(turn: Turn) -> tuple[str, int]:
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
     if not carried(turn):
         return "", score
+    if turn.memory:
+        turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
     restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
     if turn.memory:
         return memory_object(turn), score
-    principle = turn.principle
+    principle = turn.principle or rule_sentence(turn.text)
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
-    elif not principle and restated and turn.reply.strength:
+    elif not principle and restated and turn.reply.strength == 2:
         principle = restated
     swap = redo_principle(turn.use, turn.redo, turn.text)
     if swap and (not principle or len(principle.split()) <= 3):

@@ -53,6 +53,7 @@ class Add:
     verdict: str = ""  # keep | drop | "" (not judged yet)
     reason: str = ""
     hint: str = ""  # what the labels say about the moment it points at
+    repeat: bool = False  # said in the same words by an earlier window's ADD (applied then, not new now)
 
 
 @dataclass
@@ -70,7 +71,7 @@ class HistoryResult:
 
     def precision(self, split: str) -> tuple[int, int, int]:
         """(kept, judged, unjudged) ADDs of the split."""
-        adds = [a for a in self.adds if a.split == split]
+        adds = [a for a in self.adds if a.split == split and not a.repeat]
         judged = [a for a in adds if a.verdict]
         return sum(a.verdict == "keep" for a in judged), len(judged), len(adds) - len(judged)
 
@@ -155,6 +156,7 @@ def run_history(
     if labels.history:
         result.versions = read_history(corpus / labels.corpus / labels.history)
     anchors = talk_anchors(corpus / labels.corpus / labels.transcripts)
+    said: set[str] = set()
     for number, window in enumerate(windows(labels, corpus)):
         if progress:
             progress(f"window {window.name}")
@@ -162,7 +164,11 @@ def run_history(
         for candidate in candidates:
             result.candidates.append((window, candidate))
             if plain(candidate.principle, 90) in add_summaries:
-                result.adds.append(_add(window, candidate, labels, anchors))
+                add = _add(window, candidate, labels, anchors)
+                wording = " ".join(candidate.principle.lower().split())
+                add.repeat = wording in said
+                said.add(wording)
+                result.adds.append(add)
     _score(result, anchors)
     return result
 
