@@ -120,10 +120,9 @@ def strip_fillers(text: str) -> str:
     text = re.sub(r",\s*please\s+", "; ", text, flags=re.IGNORECASE)
     rather = _RATHER.match(text)
     if rather:
-        head, tail = re.split(
-            r"(?=\s+(?:with|so|because|as|since|when|if|unless)\b|[,.;])", rather["new"], 1
-        ) + [""]
-        text = f"Use {head} rather than {rather['old']}{tail}"
+        new = rather["new"]
+        head = re.split(r"(?=\s+(?:with|so|because|as|since|when|if|unless)\b|[,.;])", new, maxsplit=1)[0]
+        text = f"Use {head} rather than {rather['old']}{new[len(head) :]}"
     text = re.sub(r"\b(\w+) \1\b", r"\1", text)
     return text[:1].upper() + text[1:] if text else ""
 
