@@ -21,14 +21,14 @@ from pathlib import Path
 
 from consolidate.discover.candidates import pointer_line
 from consolidate.evaluate.history_labels import LABELS_DIR, load_labels
-from consolidate.evaluate.history_run import HistoryResult, run_history, summary
+from consolidate.evaluate.history_run import HistoryResult, rule_split, run_history, summary
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 NAMES = ("tspec", "zc-ring-x1")
 
 
-def show(result: HistoryResult) -> None:
-    for add in result.adds:
+def show(result: HistoryResult, split: str = "") -> None:
+    for add in [a for a in result.adds if not split or a.split == split]:
         mark = "repeat" if add.repeat else add.verdict or "UNJUDGED"
         evidence = add.candidate.evidence[0] if add.candidate.evidence else None
         print(f"  [{add.split} {add.window}] {mark}: {pointer_line(add.candidate)}")
@@ -36,7 +36,9 @@ def show(result: HistoryResult) -> None:
         if evidence is not None and not add.verdict:
             print(f"      > {evidence.quote}")
     for rule in result.labels.taught():
-        if rule.id not in result.found:
+        if rule.id not in result.found and (
+            not split or rule_split(result.labels, result.versions, rule) == split
+        ):
             print(f"  missed {rule.id}: {rule.about}")
     for moment, principle in result.non_lesson_hits:
         print(f"  non-lesson hit {moment}: {principle}")
@@ -74,6 +76,7 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--only", choices=NAMES, help="one labeled corpus")
     parser.add_argument("--show", action="store_true")
+    parser.add_argument("--split", choices=("dev", "heldout"), help="show only this part")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write-verdicts", action="store_true")
     args = parser.parse_args()
@@ -89,7 +92,7 @@ def main() -> None:
             data["seconds"] = round(time.perf_counter() - started, 1)
             print(json.dumps(data, indent=1) if args.json else _line(data))
             if args.show:
-                show(result)
+                show(result, args.split or "")
     if args.write_verdicts:
         (LABELS_DIR / "verdicts.md").write_text(verdict_table(results) + "\n", encoding="utf-8")
 

@@ -235,7 +235,12 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         return turn
     masked = mask_code(text).lower()
     kind = classify_message(masked)
-    if not kind and len(text) <= LONG_MESSAGE and ordered_correction(text, context.last_use):
+    if (
+        not kind
+        and len(text) <= LONG_MESSAGE
+        and ordered_correction(text, context.last_use)
+        and lexicon.GENERALIZER.search(masked)
+    ):
         kind = "correction"
     memory = is_memory_request(text)
     turn = _turn(kind or "preference", text, record, index, context, None)

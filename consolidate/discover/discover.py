@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from ..imports import imported_texts
 from ..models import Candidate, DiscoveryReport
 from ..settings import Settings
 from ..status import read_marker
@@ -130,4 +131,6 @@ def load_memory_texts(settings: Settings) -> dict[str, str]:
             texts[str(path)] = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
+    for claude_md in (layout.user_claude_md, layout.project_claude_md):
+        texts.update((str(source), text) for source, text in imported_texts(claude_md))
     return texts

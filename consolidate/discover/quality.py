@@ -82,16 +82,16 @@ def form_problem(principle: str, explicit: bool = False) -> str:
         return "no principle"
     if explicit:  # the user asked for it to be remembered: its specifics are the point
         return ""
-    if (_ONE_OFF_EDIT.search(text) or _LITERAL_EDIT.match(text)) and not lexicon.GENERALIZER.search(
-        text.lower()
-    ):
+    if _LITERAL_EDIT.match(text):
+        return "one-off"
+    if _ONE_OFF_EDIT.search(text) and not lexicon.GENERALIZER.search(text.lower()):
         return "one-off"
     return ""
 
 
 _ALTERNATIVE = re.compile(
     r"\b(?:instead of|rather than)\b|\blike the rest of\b|"
-    r"\b(?:before|after) (?:we |you )?(?:actually )?(?:start|begin|commit|push|merg|releas|install|test)\w*\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
+    r"\bbefore (?:we |you )?(?:actually )?(?:start|begin)\w*\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
     r"\bconsistent with\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
     r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",

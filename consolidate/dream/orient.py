@@ -16,6 +16,7 @@ from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
 
 from ..fsutil import ABSENT, atomic_write, digest_file
 from ..gitrepo import GitRepo
+from ..imports import imported_texts
 from ..settings import Settings
 
 NEW_INDEX = "# Project Memory\n"
@@ -92,9 +93,13 @@ def known_entries(
         else:
             known.extend(KnownEntry(layer, name, entry.text) for entry in file.document.entries())
     for layer, text, path in (("L0", user_md, user_path), ("L1", project_md, project_path)):
-        known.extend(
-            KnownEntry(layer, str(path), line.strip()) for line in text.splitlines() if len(line.strip()) > 8
-        )
+        imported = imported_texts(path) if text else []
+        for source, content in [(path, text), *imported]:  # what a CLAUDE.md imports is remembered too
+            known.extend(
+                KnownEntry(layer, str(source), line.strip())
+                for line in content.splitlines()
+                if len(line.strip()) > 8
+            )
     return known
 
 

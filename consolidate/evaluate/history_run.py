@@ -19,6 +19,7 @@ from typing import Any
 
 from memory_layout import project_key
 
+from ..discover.candidates import pointer_line
 from ..dream.drafts import plain
 from ..dream.gather import gather
 from ..dream.orient import orient
@@ -118,10 +119,19 @@ def rule_split(labels: Labels, versions: list[Version], rule: Rule) -> str:
     return "dev" if own.time <= cut.time else "heldout"
 
 
-def run_window(window: Window, labels: Labels, corpus: Path, root: Path) -> tuple[list[Candidate], list[str]]:
-    """The candidates of one window and the summaries of its plan's ADDs."""
+def run_window(
+    window: Window, labels: Labels, corpus: Path, root: Path, applied: list[str]
+) -> tuple[list[Candidate], list[str]]:
+    """The candidates of one window and the summaries of its plan's ADDs; `applied` holds the entries
+    earlier windows added (as if each plan had been applied, so a lesson is not proposed twice)."""
     home, project = root / "home", root / "project"
     project.mkdir(parents=True)
+    if applied:
+        (root / "memory").mkdir(parents=True)
+        entries = "".join(f"- {line}\n" for line in applied)
+        (root / "memory" / "MEMORY.md").write_text(
+            f"# Project Memory\n\n## Learnings\n\n{entries}", encoding="utf-8"
+        )
     for name, text in window.memory.items():
         (project / name).write_text(text, encoding="utf-8")
     transcripts = home / "projects" / project_key(project)
@@ -157,10 +167,11 @@ def run_history(
         result.versions = read_history(corpus / labels.corpus / labels.history)
     anchors = talk_anchors(corpus / labels.corpus / labels.transcripts)
     said: set[str] = set()
+    applied: list[str] = []
     for number, window in enumerate(windows(labels, corpus)):
         if progress:
             progress(f"window {window.name}")
-        candidates, add_summaries = run_window(window, labels, corpus, workdir / f"w{number:02d}")
+        candidates, add_summaries = run_window(window, labels, corpus, workdir / f"w{number:02d}", applied)
         for candidate in candidates:
             result.candidates.append((window, candidate))
             if plain(candidate.principle, 90) in add_summaries:
@@ -169,6 +180,7 @@ def run_history(
                 add.repeat = wording in said
                 said.add(wording)
                 result.adds.append(add)
+                applied.append(pointer_line(candidate))
     _score(result, anchors)
     return result
 
