@@ -14,6 +14,8 @@ from .signals import Signal
 from .text import content_size
 
 MIN_CONTENT = 3
+MIN_RULE = 4  # words a rule said in passing needs to stand alone without the conversation around it
+_SAID_IN_PASSING = frozenset({"remember", "preference", "correction", "rejection"})
 LONG_PRINCIPLE = 200  # a rule that needs more words is a topic file with its own summary, not a remark
 _CODE = re.compile(r"`[^`\n]+`")
 _VAGUE_OBJECT = re.compile(
@@ -21,6 +23,13 @@ _VAGUE_OBJECT = re.compile(
 )
 # Kinds whose wording was chosen by the user in passing: they must show they hold beyond the moment.
 _NEEDS_GENERALITY = frozenset({"correction", "rejection"})
+
+
+def _names_something(principle: str) -> bool:
+    """A short rule can stand alone when it generalises or names its object (code, a path, a Name)."""
+    if _CODE.search(principle) or _generalises(principle):
+        return True
+    return bool(re.search(r"(?<=\s)[A-ZА-Я][\w-]+|[\w.-]+/[\w./-]*|[\u3400-\u9fff]", principle))
 
 
 def rejection_reason(signal: Signal) -> str:
@@ -41,6 +50,12 @@ def rejection_reason(signal: Signal) -> str:
         return "transient"
     if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
         return "one-off"
+    if (
+        signal.kind in _SAID_IN_PASSING
+        and content_size(principle) < MIN_RULE
+        and not _names_something(principle)
+    ):
+        return "no principle"  # "Update version early": too few words to stand alone
     return form_problem(principle, explicit=signal.kind == "remember")
 
 

@@ -137,6 +137,10 @@ _IMPERATIVE_START = re.compile(
     r"check|ask|mention|review|amend|push|merge|tag|test|verify|document)\b",
     re.IGNORECASE,
 )
+_HEDGED = re.compile(
+    r"\b(?:i think|i guess|maybe|perhaps|i'?m (?:leaning|thinking|not sure)|i wonder|thoughts(?: only)?\s*[?.!]*$)",
+    re.IGNORECASE,
+)
 _CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
 
 
@@ -171,6 +175,8 @@ def rule_sentence(text: str) -> str:
         ):
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
+            continue
+        if _HEDGED.search(sentence):  # "I think we should …, thoughts only": a proposal, not yet a rule
             continue
         best = accusation_rule(sentence) or imperative(_drop_question_tail(sentence))
         if best:
@@ -218,6 +224,10 @@ def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> 
         return ""
     old, new = command_head(tool_command(before)), command_head(tool_command(after))
     if not old or not new or old == new or old.split()[0] == new.split()[0]:
+        return ""
+    if (
+        old.split()[1:] != new.split()[1:]
+    ):  # `cargo test` -> `tspec test` swaps the tool; `rm` -> `x clean` does not
         return ""
     if new.split()[0].lower() not in said.lower():
         return ""
