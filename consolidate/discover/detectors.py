@@ -276,13 +276,17 @@ def _finish_turn(context: _Context, position: int) -> None:
     if not principle or score < THRESHOLD:
         return
     use = turn.use if turn.kind in ("correction", "rejection") else None
+    if use is not None and is_accusation(turn.text):  # "you keep forgetting X" is about what was just done
+        trigger = action_trigger(use)
+    else:
+        trigger = derive_trigger(
+            principle, use, prefer_action=use is not None, programs=frozenset(context.programs)
+        )
     signal = make_signal(
         turn.kind,
         principle,
         quote=turn.text,
-        trigger=derive_trigger(
-            principle, use, prefer_action=use is not None, programs=frozenset(context.programs)
-        ),
+        trigger=trigger,
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=turn.language,
         strength=turn.strength + 0.05 * max(0, score - THRESHOLD),

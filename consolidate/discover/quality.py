@@ -79,6 +79,12 @@ _ONE_OFF_EDIT = re.compile(
 )
 
 
+# How the program should behave is a feature request for the code, not a rule for working on it.
+_FEATURE = re.compile(
+    r"^(?:we|it|the (?:tool|cli|app|program|command)) should (?:always |never |also )?(?:print|show|output|display|"
+    r"emit|warn|indicate|report|list|log)\b",
+    re.IGNORECASE,
+)
 _LITERAL_EDIT = re.compile(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
 
 
@@ -93,6 +99,8 @@ def form_problem(principle: str, explicit: bool = False) -> str:
         return "long"
     if _HEDGE.search(text):
         return "hedged"
+    if _FEATURE.match(text):
+        return "feature request"
     if _NARRATIVE.match(text):
         return "no principle"
     if explicit:  # the user asked for it to be remembered: its specifics are the point

@@ -45,9 +45,7 @@ _MODAL_LEAD = [
     (re.compile(r"^let'?s ", re.I), ""),
     (re.compile(r"^(?:i'?ll|i will|going forward,? i'?ll|from now on,? i'?ll) ", re.I), ""),
 ]
-_REGRET = re.compile(
-    r"^(?:we|you|i) should(?:n'?t)? have (?P<verb>\w+) (?:those |these |the )*", re.IGNORECASE
-)
+_REGRET = re.compile(r"^(?:we|you|i) should(?:n'?t)? have (?P<verb>\w+) (?:those |these )*", re.IGNORECASE)
 _PARTICIPLE = {
     "done": "run", "run": "run", "used": "use", "asked": "ask", "checked": "check", "waited": "wait",
     "created": "create", "committed": "commit", "tested": "test", "added": "add", "bumped": "bump",

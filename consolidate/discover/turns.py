@@ -138,7 +138,7 @@ _IMPERATIVE_START = re.compile(
     re.IGNORECASE,
 )
 _HEDGED = re.compile(
-    r"\b(?:i think|i guess|maybe|perhaps|i'?m (?:leaning|thinking|not sure)|i wonder|thoughts(?: only)?\s*[?.!]*$)",
+    r"\b(?:i think|i guess|maybe|perhaps|i'?m (?:leaning|thinking|not sure)|i wonder)\b",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
