@@ -10,9 +10,8 @@ plan's ADDs, judged by hand (the verdict file); ADDs nobody judged yet are liste
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -136,8 +135,9 @@ def run_window(
         (project / name).write_text(text, encoding="utf-8")
     transcripts = home / "projects" / project_key(project)
     copy_sessions(corpus / labels.corpus / labels.transcripts, transcripts, window.start, window.until)
-    os.environ["CONSOLIDATE_STATE_DIR"] = str(root / "state")
-    settings = load_settings(project, memory_dir=root / "memory", home=home)
+    settings = replace(
+        load_settings(project, memory_dir=root / "memory", home=home), state_dir=root / "state"
+    )
     snapshot = orient(settings, create=False)
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=window.start or EPOCH))
     plan = synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan
