@@ -66,7 +66,10 @@ def read_reply(text: str) -> Reply:
     strong = _STRONG.match(head)
     weak = None if strong else _WEAK.match(head)
     match = strong or weak
-    commitment = bool(_COMMITMENT.search(head.split("\n\n", 1)[0]))
+    first = head.split("\n\n", 1)[0]
+    lowered = first.lower()
+    promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
+    commitment = promised and bool(_COMMITMENT.search(first))
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head
@@ -82,7 +85,7 @@ def restated_rule(rest: str) -> str:
             ("Let me", "Let's", "I'll fix", "I will fix")
         ):
             continue
-        if _COMMITMENT.search(sentence) or _IMPERATIVE.match(sentence):
+        if _IMPERATIVE.match(sentence) or "ll " in sentence and _COMMITMENT.search(sentence):
             return sentence
         if _RULE_WORDS.search(sentence) and not re.match(r"^(?:i|that|this|it|here)\b", sentence, re.I):
             return sentence

@@ -22,7 +22,7 @@ from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
 from .signals import Signal, make_signal
 from .text import language, mask_code, overlap
-from .triggers import action_trigger, command_head, derive_trigger
+from .triggers import action_trigger, derive_trigger, program_of
 from .turns import (
     THRESHOLD,
     Turn,
@@ -61,7 +61,8 @@ class _Context:
     answered: bool = False  # the pending turn's answer has started acting
     interrupted: bool = False
     last_user_text: str = ""
-    programs: set[str] = field(default_factory=set)  # programs the session ran: what a `word` may name
+    programs: set[str] = field(default_factory=set)  # what the session ran, as far as `_programs` looked
+    programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
 
@@ -96,8 +97,8 @@ def _base(record: Record, context: _Context) -> dict[str, str]:
 
 def _assistant(record: Record, index: int, context: _Context) -> None:
     turn = context.turn
-    if turn is not None:
-        first_text = next((t for t in record.texts if t.strip()), "")
+    if turn is not None and (not turn.reply_text or not context.answered):
+        first_text = "" if turn.reply_text else next((t for t in record.texts if t.strip()), "")
         if first_text and not turn.reply_text:
             turn.reply_text, turn.reply = first_text, read_reply(first_text)
         if record.tool_uses and turn.redo is None and not context.answered:
@@ -106,9 +107,6 @@ def _assistant(record: Record, index: int, context: _Context) -> None:
     for use in record.tool_uses:
         context.uses[use.id] = use
         context.last_use = use
-        head = command_head(tool_command(use))
-        if head:
-            context.programs.add(head.split()[0])
         if use.name in _EDIT_TOOLS:
             for call in context.failed:
                 call.code_changed = True
@@ -222,8 +220,6 @@ def _turn(kind: str, text: str, record: Record, index: int, context: _Context, u
         index=index,
         base=_base(record, context),
         use=use,
-        language=language(text),
-        strength=_strength(mask_code(text).lower()),
         before=[context.last_text, context.last_user_text],
     )
 
@@ -238,7 +234,7 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
     if (
         not kind
         and len(text) <= LONG_MESSAGE
-        and ordered_correction(text, context.last_use)
+        and ordered_correction(masked, text, context.last_use)
         and lexicon.GENERALIZER.search(masked)
     ):
         kind = "correction"
@@ -256,8 +252,8 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         turn.kind, turn.memory, turn.score = "remember", True, THRESHOLD + 1
     elif len(text) <= SOFT_LIMIT and (features(text) or context.interrupted):
         turn.use = context.last_use
-        turn.kind = "correction" if context.interrupted or is_accusation(text) else "preference"
-        turn.principle, turn.soft = rule_sentence(text), True
+        turn.kind = "correction" if context.interrupted else "preference"
+        turn.soft = True  # its wording is looked for only once the reply has carried it (see `judge`)
         turn.score = features(text) + context.interrupted
     else:
         return None
@@ -279,20 +275,29 @@ def _finish_turn(context: _Context, position: int) -> None:
     if use is not None and is_accusation(turn.text):  # "you keep forgetting X" is about what was just done
         trigger = action_trigger(use)
     else:
-        trigger = derive_trigger(
-            principle, use, prefer_action=use is not None, programs=frozenset(context.programs)
-        )
+        trigger = derive_trigger(principle, use, prefer_action=use is not None, programs=_programs(context))
     signal = make_signal(
         turn.kind,
         principle,
         quote=turn.text,
         trigger=trigger,
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
-        language=turn.language,
-        strength=turn.strength + 0.05 * max(0, score - THRESHOLD),
+        language=language(turn.text),
+        strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
         **turn.base,
     )
     _emit(context, signal, position)
+
+
+def _programs(context: _Context) -> frozenset[str]:
+    """The programs the session ran so far (what a backticked word in a lesson may name), kept up to date."""
+    uses = list(context.uses.values())
+    for use in uses[context.programs_seen :]:
+        program = program_of(tool_command(use))
+        if program:
+            context.programs.add(program)
+    context.programs_seen = len(uses)
+    return frozenset(context.programs)
 
 
 def classify_message(masked: str) -> str:

@@ -65,6 +65,22 @@ def command_head(command: str) -> str:
     return " ".join(head)
 
 
+def program_of(command: str) -> str:
+    """The program a shell command runs, cheaply (no shell parsing): `cd x && FOO=1 cargo test` -> `cargo`."""
+    words = command.split(None, 8)
+    while words and (
+        words[0] == "cd" or words[0] in _WRAPPERS or "=" in words[0] and _ENV_ASSIGN.match(words[0])
+    ):
+        if words[0] == "cd":
+            rest = command.split("&&", 1)
+            if len(rest) < 2:
+                return ""
+            command, words = rest[1], rest[1].split(None, 8)
+            continue
+        words = words[1:]
+    return posixpath.basename(words[0].strip("'\"()")) if words else ""
+
+
 def action_trigger(use: ToolUse | None) -> str:
     """The situation a tool call stands for: `running \\`cargo test\\``, `editing \\`setup.py\\``."""
     if use is None:
@@ -132,7 +148,7 @@ def about_action(principle: str, use: ToolUse | None) -> bool:
     command = tool_command(use)
     if command:
         words = command.split()
-        program = posixpath.basename(command_head(command).split()[0]) if command_head(command) else ""
+        program = program_of(command)
         if program and re.search(rf"(?<![\w-]){re.escape(program.lower())}(?![\w-])", lowered):
             return True
         paths = [w for w in words if "/" in w or "." in w.strip("./")]

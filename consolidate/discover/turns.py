@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
@@ -18,7 +19,7 @@ from .acks import NO_REPLY, Reply
 from .phrasing import directive_principle
 from .rewrite import imperative
 from .text import mask_code, sentences
-from .triggers import command_head
+from .triggers import command_head, program_of
 
 THRESHOLD = 3  # evidence needed for a turn that no phrase marked on its own
 
@@ -85,7 +86,6 @@ class Turn:
     use: ToolUse | None = None  # the action the turn answered
     principle: str = ""  # what the words alone give
     score: int = 0
-    language: str = "en"
     strength: float = 0.0
     before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
     memory: bool = False
@@ -95,15 +95,26 @@ class Turn:
     redo: ToolUse | None = None
 
 
+_ORDER_KEYS = ("first", "before", "after", "then", "until", "once", "сначала", "перед", "после", "потом", "先",
+               "之前", "之后", "然后", "önce", "sonra", "ardından")  # fmt: skip
+_MODAL_KEYS = ("should", "must", "need", "have to", "ought", "make sure", "can't", "cannot", "надо", "нужно",
+               "должн", "следует", "应该", "必须", "要", "需要", "gerek", "lazım", "malı", "meli")  # fmt: skip
+_GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going forward", "future", "default",
+                 "whenever", "habit", "workflow", "convention", "rule", "всегда", "никогда", "кажд", "впредь",
+                 "总是", "永远", "每次", "以后", "一律", "her ", "asla", "bundan sonra")  # fmt: skip
+FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
+
+
+@lru_cache(maxsize=4096)
 def features(text: str) -> int:
     """How much a plain sentence reads like a standing rule: a modal, a generaliser, an order."""
-    masked = mask_code(text).lower()
-    return (
-        bool(_MODAL.search(masked))
-        + bool(_GENERAL.search(masked))
-        + bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked))
-        + bool(_INFORMS.match(masked))
+    masked = mask_code(text[: FEATURE_SPAN * 2]).lower()[:FEATURE_SPAN]
+    modal = lexicon.has_any(masked, _MODAL_KEYS) and _MODAL.search(masked)
+    general = lexicon.has_any(masked, _GENERAL_KEYS) and _GENERAL.search(masked)
+    order = (
+        lexicon.has_any(masked, _ORDER_KEYS) and _ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)
     )
+    return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked))
 
 
 def names_action(text: str, use: ToolUse | None) -> bool:
@@ -120,15 +131,34 @@ def names_action(text: str, use: ToolUse | None) -> bool:
     return bool(name) and name in lowered
 
 
-def ordered_correction(text: str, use: ToolUse | None) -> bool:
+def ordered_correction(masked: str, text: str, use: ToolUse | None) -> bool:
     """ "First run the linter, then commit" right after a commit: an instruction that puts something
-    before (or after) what the assistant just did is a correction of it."""
-    masked = mask_code(text).lower()
+    before (or after) what the assistant just did is a correction of it (`masked`: lower-cased, no code)."""
+    if use is None or not lexicon.has_any(masked, _ORDER_KEYS):
+        return False
     return bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)) and names_action(text, use)
 
 
+_MEMORY_KEYS = (
+    "claude",
+    "agents",
+    "memory",
+    "remember",
+    "запиш",
+    "запомни",
+    "добавь",
+    "记",
+    "写",
+    "加到",
+    "bunu",
+)
+
+
 def is_memory_request(text: str) -> bool:
-    masked = mask_code(text)[:1200]
+    head = text[:1200]
+    if not lexicon.has_any(head.lower(), _MEMORY_KEYS):
+        return False
+    masked = mask_code(head)
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
@@ -214,13 +244,21 @@ def accusation_rule(sentence: str) -> str:
 
 
 def is_accusation(text: str) -> bool:
-    return bool(_ACCUSATION.search(text))
+    head = text[:FEATURE_SPAN]
+    return ("you" in head.lower() or "why" in head.lower()) and bool(_ACCUSATION.search(head))
 
 
 def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> str:
     """When the user's words made the assistant swap one program for the one they named:
     "Use `b` instead of `a`"."""
     if before is None or after is None or before.name != after.name:
+        return ""
+    new_program = program_of(tool_command(after))
+    if (
+        not new_program
+        or new_program == program_of(tool_command(before))
+        or new_program.lower() not in said.lower()
+    ):
         return ""
     old, new = command_head(tool_command(before)), command_head(tool_command(after))
     if not old or not new or old == new or old.split()[0] == new.split()[0]:
@@ -239,9 +277,9 @@ def carried(turn: Turn) -> bool:
     or the user states it as information for the assistant."""
     if not turn.soft:
         return True
-    if _PRODUCT.search(turn.principle):  # how the program should behave is a feature request, not a rule
+    if not (turn.reply.strength == 2 or turn.reply.commitment or _INFORMS.match(turn.text)):
         return False
-    return turn.reply.strength == 2 or turn.reply.commitment or bool(_INFORMS.match(turn.text))
+    return not _PRODUCT.search(turn.text)  # how the program should behave is a feature request, not a rule
 
 
 _CONVENTION_NOW = re.compile(
