@@ -101,7 +101,8 @@ def _line(data: dict) -> str:
     parts = [f"== {data['corpus']} ({data['seconds']} s)"]
     for split, numbers in data["splits"].items():
         parts.append(
-            f"  {split}: rules {numbers['rules_found']}/{numbers['rules_taught']} (recall {numbers['recall']}); "
+            f"  {split}: rules {numbers['rules_found']}/{numbers['rules_taught']} (recall {numbers['recall']}), "
+            f"moments {numbers['moments_found']}/{numbers['moments_labeled']}; "
             f"ADDs {numbers['adds']}, kept {numbers['adds_kept']}, unjudged {numbers['adds_unjudged']} "
             f"(precision {numbers['add_precision']})"
         )

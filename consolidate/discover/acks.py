@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from .text import sentences
 
@@ -50,18 +51,23 @@ _IMPERATIVE = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass
 class Reply:
     strength: int  # 2 concedes a correction, 1 accepts, 0 neither
     commitment: bool  # promises to act so from now on
-    restatement: str  # the rule as the reply says it, or ""
+    rest: str = ""  # what follows the acknowledgement
+
+    @cached_property
+    def restatement(self) -> str:
+        """The rule as the reply says it, or "" (worked out only when someone asks)."""
+        return restated_rule(self.rest) if self.rest else ""
 
 
-NO_REPLY = Reply(0, False, "")
+NO_REPLY = Reply(0, False)
 
 
 def read_reply(text: str) -> Reply:
-    """How the assistant's reply opens, and the rule it restates (when it restates one)."""
+    """How the assistant's reply opens, and what follows the opening (where it may restate the rule)."""
     head = text.lstrip()[:400]
     strong = _STRONG.match(head)
     weak = None if strong else _WEAK.match(head)
@@ -73,7 +79,7 @@ def read_reply(text: str) -> Reply:
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head
-    return Reply(2 if strong else 1 if weak else 0, commitment, restated_rule(rest))
+    return Reply(2 if strong else 1 if weak else 0, commitment, rest)
 
 
 def restated_rule(rest: str) -> str:

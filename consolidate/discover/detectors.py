@@ -235,7 +235,7 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         not kind
         and len(text) <= LONG_MESSAGE
         and ordered_correction(masked, text, context.last_use)
-        and lexicon.GENERALIZER.search(masked)
+        and _LGENERALIZER.search(masked)
     ):
         kind = "correction"
     memory = is_memory_request(text)
@@ -300,26 +300,42 @@ def _programs(context: _Context) -> frozenset[str]:
     return frozenset(context.programs)
 
 
+_LREMEMBER, _LREMEMBER_NOISE, _LCORRECTION_LEAD, _LCORRECTION_CUE, _LCORRECTION_NOISE = map(
+    lexicon.lowered,
+    (
+        lexicon.REMEMBER,
+        lexicon.REMEMBER_NOISE,
+        lexicon.CORRECTION_LEAD,
+        lexicon.CORRECTION_CUE,
+        lexicon.CORRECTION_NOISE,
+    ),
+)
+_LDECISION, _LREASON, _LDISCUSSION, _LDIRECTIVE, _LGENERALIZER = map(
+    lexicon.lowered,
+    (lexicon.DECISION, lexicon.REASON, lexicon.DISCUSSION, lexicon.DIRECTIVE, lexicon.GENERALIZER),
+)
+
+
 def classify_message(masked: str) -> str:
     """ "remember", "decision", "correction" or "" for a lower-cased user message with code masked."""
     masked = masked[:CLASSIFY_LIMIT]
     if (
         lexicon.has_any(masked, lexicon.REMEMBER_KEYS)
-        and lexicon.REMEMBER.search(masked)
-        and not lexicon.REMEMBER_NOISE.search(masked)
+        and _LREMEMBER.search(masked)
+        and not _LREMEMBER_NOISE.search(masked)
     ):
         return "remember"
     head = masked[:LONG_MESSAGE]
-    leads = bool(lexicon.CORRECTION_LEAD.search(head))
+    leads = bool(_LCORRECTION_LEAD.search(head))
     cued = len(masked) <= LONG_MESSAGE and lexicon.has_any(masked, lexicon.CORRECTION_KEYS)
-    decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and lexicon.DECISION.search(head)
-    if decides and lexicon.REASON.search(head):
+    decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and _LDECISION.search(head)
+    if decides and _LREASON.search(head):
         return "decision"
-    if not leads and not (cued and lexicon.CORRECTION_CUE.search(masked)):
+    if not leads and not (cued and _LCORRECTION_CUE.search(masked)):
         return ""
-    if lexicon.CORRECTION_NOISE.search(head) or not leads and lexicon.DISCUSSION.search(masked):
+    if _LCORRECTION_NOISE.search(head) or not leads and _LDISCUSSION.search(masked):
         return ""
-    if lexicon.DIRECTIVE.search(masked) and not _only_question(masked):
+    if _LDIRECTIVE.search(masked) and not _only_question(masked):
         return "correction"
     return ""
 
@@ -334,4 +350,4 @@ def _only_question(masked: str) -> bool:
 
 
 def _strength(text: str) -> float:
-    return 0.1 if lexicon.GENERALIZER.search(text.lower()) else 0.0
+    return 0.1 if _LGENERALIZER.search(text.lower()) else 0.0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import lexicon
 from .text import overlap, stems
@@ -88,6 +89,7 @@ def _same_commands(principle: str, statement: str) -> bool:
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 
 
+@lru_cache(maxsize=4096)
 def negated_terms(text: str) -> frozenset[str]:
     """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""

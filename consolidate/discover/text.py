@@ -39,6 +39,7 @@ STOPWORDS = _split(
 )
 
 
+@lru_cache(maxsize=1024)
 def mask_code(text: str) -> str:
     """Fenced blocks, inline code and quoted lines blanked out (cues inside quoted code are not the user's)."""
     text = _FENCE.sub(" ", text)

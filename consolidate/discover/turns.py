@@ -90,7 +90,7 @@ class Turn:
     before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
     memory: bool = False
     soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
-    reply: Reply = NO_REPLY
+    reply: Reply = field(default_factory=lambda: NO_REPLY)
     reply_text: str = ""
     redo: ToolUse | None = None
 
@@ -105,15 +105,16 @@ _GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going 
 FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
 
 
+_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE = map(lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE))
+
+
 @lru_cache(maxsize=4096)
 def features(text: str) -> int:
     """How much a plain sentence reads like a standing rule: a modal, a generaliser, an order."""
-    masked = mask_code(text[: FEATURE_SPAN * 2]).lower()[:FEATURE_SPAN]
-    modal = lexicon.has_any(masked, _MODAL_KEYS) and _MODAL.search(masked)
-    general = lexicon.has_any(masked, _GENERAL_KEYS) and _GENERAL.search(masked)
-    order = (
-        lexicon.has_any(masked, _ORDER_KEYS) and _ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)
-    )
+    masked = mask_code(text)[:FEATURE_SPAN].lower()
+    modal = lexicon.has_any(masked, _MODAL_KEYS) and _LMODAL.search(masked)
+    general = lexicon.has_any(masked, _GENERAL_KEYS) and _LGENERAL.search(masked)
+    order = lexicon.has_any(masked, _ORDER_KEYS) and _LORDER.search(masked) and _LDIRECTIVE.search(masked)
     return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked))
 
 
@@ -155,10 +156,9 @@ _MEMORY_KEYS = (
 
 
 def is_memory_request(text: str) -> bool:
-    head = text[:1200]
-    if not lexicon.has_any(head.lower(), _MEMORY_KEYS):
+    if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
         return False
-    masked = mask_code(head)
+    masked = mask_code(text)[:1200]
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
@@ -319,13 +319,12 @@ def read_reply_head(text: str) -> str:
 def judge(turn: Turn) -> tuple[str, int]:
     """(principle, score) once the reply is known; an empty principle means no signal."""
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
-    if not carried(turn):
+    if score < THRESHOLD or not carried(turn):
         return "", score
     if turn.memory:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
-    restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
-    if turn.memory:
         return memory_object(turn), score
+    restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
     principle = turn.principle or rule_sentence(turn.text)
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"

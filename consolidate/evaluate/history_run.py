@@ -63,11 +63,26 @@ class HistoryResult:
     candidates: list[tuple[Window, Candidate]] = field(default_factory=list)
     adds: list[Add] = field(default_factory=list)
     found: dict[str, list[str]] = field(default_factory=dict)  # rule id -> candidate principles
+    moments_found: set[Moment] = field(default_factory=set)  # cited by a candidate that states the rule
+    times: dict[Moment, datetime] = field(default_factory=dict)  # when each user turn was said
     non_lesson_hits: list[tuple[str, str]] = field(default_factory=list)
 
     def recall(self, split: str) -> tuple[int, int]:
         rules = [r for r in self.labels.taught() if rule_split(self.labels, self.versions, r) == split]
         return sum(r.id in self.found for r in rules), len(rules)
+
+    def moment_recall(self, split: str) -> tuple[int, int]:
+        """Labeled moments said before the version that wrote the rule down (later ones repeat what memory
+        already holds: rightly not proposed again), and how many of them a candidate stating the rule cites."""
+        moments = set()
+        for rule in self.labels.taught():
+            if rule_split(self.labels, self.versions, rule) != split:
+                continue
+            own = _version(self.versions, rule.version)
+            moments |= {
+                m for m in rule.moments if own is None or m not in self.times or self.times[m] <= own.time
+            }
+        return len(moments & self.moments_found), len(moments)
 
     def precision(self, split: str) -> tuple[int, int, int]:
         """(kept, judged, unjudged) ADDs of the split."""
@@ -145,8 +160,9 @@ def run_window(
     return candidates, [p.summary for p in plan.proposals if p.action == "ADD"]
 
 
-def talk_anchors(folder: Path) -> dict[tuple[str, str], str]:
-    """(session, record uuid) -> the uuid of the user's turn (typed text or rejection) it answers."""
+def talk_anchors(folder: Path, times: dict[Moment, datetime] | None = None) -> dict[tuple[str, str], str]:
+    """(session, record uuid) -> the uuid of the user's turn (typed text or rejection) it answers; `times`
+    gets when each user turn was said."""
     anchors: dict[tuple[str, str], str] = {}
     for file in find_transcripts(folder):
         if file.is_subagent:
@@ -155,8 +171,18 @@ def talk_anchors(folder: Path) -> dict[tuple[str, str], str]:
         for record in read_transcript(file, lean=True).active():
             if record.type == "user" and (human_text(record) or any(r.rejected for r in record.tool_results)):
                 last = record.uuid
+                stamp = _stamp(record.timestamp)
+                if times is not None and stamp is not None:
+                    times[Moment(file.session_id, record.uuid)] = stamp
             anchors[(file.session_id, record.uuid)] = last or record.uuid
     return anchors
+
+
+def _stamp(value: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def run_history(
@@ -165,7 +191,7 @@ def run_history(
     result = HistoryResult(labels)
     if labels.history:
         result.versions = read_history(corpus / labels.corpus / labels.history)
-    anchors = talk_anchors(corpus / labels.corpus / labels.transcripts)
+    anchors = talk_anchors(corpus / labels.corpus / labels.transcripts, result.times)
     said: set[str] = set()
     applied: list[str] = []
     for number, window in enumerate(windows(labels, corpus)):
@@ -222,6 +248,7 @@ def _score(result: HistoryResult, anchors: dict[tuple[str, str], str]) -> None:
         for rule in result.labels.rules:
             if moments & set(rule.moments) and rule.stated_by(candidate.principle):
                 result.found.setdefault(rule.id, []).append(candidate.principle)
+                result.moments_found |= moments & set(rule.moments)
         for moment in moments & non.keys():
             result.non_lesson_hits.append((str(moment), candidate.principle))
 
@@ -230,6 +257,7 @@ def summary(result: HistoryResult) -> dict[str, Any]:
     data: dict[str, Any] = {"corpus": result.labels.corpus, "splits": {}}
     for split in ("dev", "heldout"):
         found, total = result.recall(split)
+        moments, labeled = result.moment_recall(split)
         kept, judged, unjudged = result.precision(split)
         if not total and not judged and not unjudged:
             continue
@@ -237,6 +265,8 @@ def summary(result: HistoryResult) -> dict[str, Any]:
             "rules_found": found,
             "rules_taught": total,
             "recall": round(found / total, 3) if total else None,
+            "moments_found": moments,
+            "moments_labeled": labeled,
             "adds": judged + unjudged,
             "adds_kept": kept,
             "adds_unjudged": unjudged,

@@ -116,7 +116,8 @@ def test_recall_and_verdicts_over_the_history(tmp_path: Path, claude_home: Path)
     (tmp_path / "labels" / "demo.verdicts.json").write_text(json.dumps([verdict]))
     again = run_history(load_labels("demo", tmp_path / "labels"), root, tmp_path / "work2")
     assert summary(again)["splits"]["dev"] == {
-        "rules_found": 1, "rules_taught": 1, "recall": 1.0, "adds": 1, "adds_kept": 1, "adds_unjudged": 0,
+        "rules_found": 1, "rules_taught": 1, "recall": 1.0, "moments_found": 1, "moments_labeled": 1, "adds": 1,
+        "adds_kept": 1, "adds_unjudged": 0,
         "add_precision": 1.0,
     }  # fmt: skip
 
