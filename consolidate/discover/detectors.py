@@ -13,6 +13,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..secrets import redact
 from ..transcripts.markers import find_markers
 from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_command
 from ..transcripts.session import TranscriptFile
@@ -20,6 +21,7 @@ from . import lexicon
 from .acks import read_reply
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
+from .quality import rejection_reason
 from .signals import Signal, make_signal
 from .text import language, mask_code, overlap
 from .triggers import action_trigger, derive_trigger, program_of
@@ -271,22 +273,25 @@ def _finish_turn(context: _Context, position: int) -> None:
     principle, score = judge(turn)
     if not principle or score < THRESHOLD:
         return
-    use = turn.use if turn.kind in ("correction", "rejection") else None
-    if use is not None and is_accusation(turn.text):  # "you keep forgetting X" is about what was just done
-        trigger = action_trigger(use)
-    else:
-        trigger = derive_trigger(principle, use, prefer_action=use is not None, programs=_programs(context))
     signal = make_signal(
         turn.kind,
         principle,
         quote=turn.text,
-        trigger=trigger,
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=language(turn.text),
         strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
         **turn.base,
     )
+    if not rejection_reason(signal):  # a signal the content rules will drop needs no trigger
+        signal.trigger = redact(_trigger(turn, principle, context))
     _emit(context, signal, position)
+
+
+def _trigger(turn: Turn, principle: str, context: _Context) -> str:
+    use = turn.use if turn.kind in ("correction", "rejection") else None
+    if use is not None and is_accusation(turn.text):  # "you keep forgetting X" is about what was just done
+        return action_trigger(use)
+    return derive_trigger(principle, use, prefer_action=use is not None, programs=_programs(context))
 
 
 def _programs(context: _Context) -> frozenset[str]:
