@@ -59,8 +59,8 @@ def rejection_reason(signal: Signal) -> str:
     return form_problem(principle, explicit=signal.kind == "remember")
 
 
-_HEDGE = re.compile(
-    r"\b(?:maybe|perhaps|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|i think|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
     r"or am i|am i (?:confused|missing|wrong)|how about|what about|what if|"
     r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
     r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
@@ -97,7 +97,7 @@ def form_problem(principle: str, explicit: bool = False) -> str:
         return "fragment"
     if len(text) > LONG_PRINCIPLE:
         return "long"
-    if _HEDGE.search(text):
+    if HEDGE.search(text):
         return "hedged"
     if _FEATURE.match(text):
         return "feature request"

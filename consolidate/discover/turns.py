@@ -17,6 +17,7 @@ from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
 from .acks import NO_REPLY, Reply
 from .phrasing import directive_principle
+from .quality import HEDGE
 from .rewrite import imperative
 from .text import mask_code, sentences
 from .triggers import command_head, program_of
@@ -167,10 +168,6 @@ _IMPERATIVE_START = re.compile(
     r"check|ask|mention|review|amend|push|merge|tag|test|verify|document)\b",
     re.IGNORECASE,
 )
-_HEDGED = re.compile(
-    r"\b(?:i think|i guess|maybe|perhaps|i'?m (?:leaning|thinking|not sure)|i wonder)\b",
-    re.IGNORECASE,
-)
 _CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
 
 
@@ -206,8 +203,8 @@ def rule_sentence(text: str) -> str:
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
             continue
-        if _HEDGED.search(sentence):  # "I think we should …, thoughts only": a proposal, not yet a rule
-            continue
+        if HEDGE.search(sentence):  # "I think we should …": a proposal, not yet a rule - and the turn's rule
+            return ""
         best = accusation_rule(sentence) or imperative(_drop_question_tail(sentence))
         if best:
             break
@@ -215,8 +212,10 @@ def rule_sentence(text: str) -> str:
 
 
 def mask_keep_code(text: str) -> str:
-    """The prose of a turn: fenced blocks and quoted lines dropped, inline code kept."""
+    """The prose of a turn: fenced blocks, quoted lines and what follows "… says:" dropped (someone else's
+    words), inline code kept."""
     text = re.sub(r"```.*?(?:```|\Z)", " ", text, flags=re.DOTALL)
+    text = re.sub(r"\b(?:says|said|reads|states|writes):.*$", " ", text, flags=re.MULTILINE | re.IGNORECASE)
     return re.sub(r"^\s*>.*$", " ", text, flags=re.MULTILINE)
 
 
@@ -328,8 +327,8 @@ def judge(turn: Turn) -> tuple[str, int]:
     principle = turn.principle or rule_sentence(turn.text)
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
-    elif not principle and restated and turn.reply.strength == 2:
-        principle = restated
+    elif not principle and restated and turn.reply.strength == 2 and not turn.soft:
+        principle = restated  # the user objected without saying the rule; the concession says it
     swap = redo_principle(turn.use, turn.redo, turn.text)
     if swap and (not principle or len(principle.split()) <= 3):
         principle = swap

@@ -90,6 +90,9 @@ def test_the_sentence_that_states_the_rule() -> None:
     assert rule_sentence(text) == "The READMEs need to be clear that we configure packages, not crates."
     assert rule_sentence("what do you think about caching?") == ""
     assert rule_sentence("I think we should maybe cache it") == ""  # a proposal, not yet a rule
+    assert (
+        rule_sentence("The help says: by default all packages are always built") == ""
+    )  # not the user's words
     question = "after the tests pass install it right away, any reason not to always do that?"
     assert rule_sentence(question) == "After the tests pass install it right away"
 
