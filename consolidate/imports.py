@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from memory_layout.files import read_regular
+
 MAX_DEPTH = 5
 MAX_BYTES = 1 << 20
 _IMPORT = re.compile(r"(?<![\w@`/])@(?P<path>~?[\w./-]*[\w-](?:\.\w+)?)")
@@ -63,9 +65,9 @@ def _key(path: Path) -> str:
 
 
 def _read(path: Path) -> str | None:
+    """The text of a regular file within the size limit (a FIFO, a directory or a huge file is skipped)."""
     try:
-        if not path.is_file() or path.stat().st_size > MAX_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
+        data = read_regular(path, MAX_BYTES)
     except OSError:
         return None
+    return None if len(data) > MAX_BYTES else data.decode("utf-8", errors="replace")
