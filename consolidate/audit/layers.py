@@ -8,8 +8,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..imports import resolve_imports
 from ..models import AuditedFile, Finding
-from .imports import resolve_imports
 from .units import Source, Unit, claude_md_units
 
 _LAYERS = {"index": "L2", "cluster": "L2c", "topic": "L3", "project-claude": "L1", "user-claude": "L0"}

@@ -1,5 +1,5 @@
 """`@path` imports of CLAUDE.md files for the doctor: every import, a missing file included. They are
-parsed as the auditor parses them (`consolidate.audit.imports`: `@` at a line start or after
+parsed as the auditor parses them (`consolidate.imports`: `@` at a line start or after
 whitespace, outside code, a word that looks like a file, five hops at most).
 """
 
@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..audit.imports import MAX_DEPTH, import_targets, resolve_target
+from ..imports import MAX_DEPTH, import_targets, resolve_target
 
 __all__ = ["Import", "find_imports", "import_targets", "is_stub", "resolve_target", "MAX_DEPTH"]
 

@@ -98,7 +98,7 @@ def auditor_context(task: AgentTask, limits: PromptLimits) -> dict[str, Any]:
 
 def _imports(task: AgentTask) -> list[dict[str, str]]:
     """The files both CLAUDE.md files import with `@path`: the agent reads and audits them too."""
-    from ..audit.imports import resolve_imports
+    from ..imports import resolve_imports
 
     layout = task.snapshot.settings.layout
     allowed = [p for p in (layout.git_root or layout.project, layout.claude_home) if p is not None]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from memory_layout import project_key
 
-from ..discover.devset import DevSet, generate_devset
 from ..settings import Settings, load_settings
 from .audit_devset import DevCase, build_devset
+from .discover_devset import DevSet, generate_devset
 
 
 @dataclass(frozen=True)

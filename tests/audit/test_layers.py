@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from consolidate.audit import audit_tree
-from consolidate.audit.imports import import_targets, resolve_imports
 from consolidate.gitrepo import GitRepo
+from consolidate.imports import import_targets, resolve_imports
 from consolidate.models import AuditReport
 from memory_layout import load_memory_tree
 from tests.audit.conftest import Project
