@@ -16,6 +16,8 @@ from .errors import ConsolidateError, UsageError
 COMMANDS = (
     "status",
     "dream",
+    "review",
+    "schedule",
     "snapshot",
     "audit",
     "scan",

@@ -26,6 +26,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plan-out", metavar="FILE", help="write the plan to FILE (apply it later with `consolidate apply`)"
     )
     parser.add_argument(
+        "--prepare",
+        action="store_true",
+        help="apply nothing: keep the plan as the pending plan for `consolidate review`",
+    )
+    parser.add_argument("--background", action="store_true", help=argparse.SUPPRESS)  # SessionEnd, timers
+    parser.add_argument(
         "--since",
         metavar="WHEN",
         help="mine sessions since WHEN (ISO date or 7d, 12h) instead of the last consolidation",
@@ -55,8 +61,13 @@ def run(args: argparse.Namespace) -> int:
         plan_out=Path(args.plan_out) if args.plan_out else None,
         since=since_option(args.since) if args.since else None,
         max_add=args.max_add,
+        prepare=args.prepare or args.background,
     )
     check_options(options)
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    if args.background:
+        from ..periodic.background import run_background
+
+        return run_background(settings, args.engine)
     result = run_dream(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
     return 0 if result.report is None or result.report.ok else 1

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
 from ..console import is_terminal, warn
-from ..engines import get_engine
+from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
@@ -35,6 +35,7 @@ class DreamOptions:
     dry_run: bool = False
     json: bool = False
     plan_out: Path | None = None
+    prepare: bool = False  # keep the plan as the pending plan, apply nothing
     since: datetime | None = None
     max_add: int = 7
 
@@ -42,9 +43,19 @@ class DreamOptions:
 @dataclass
 class DreamResult:
     plan: Plan
-    gathered: GatherResult
+    gathered: GatherResult | None  # None for a prepared plan reviewed later
     report: ApplyReport | None = None
     acked: list[str] | None = None
+    decided: bool = False  # a person (or --yes / --only) decided: the plan is settled
+
+
+@dataclass
+class MadePlan:
+    """A plan and what its review settles besides: the queue items it found recorded or noise."""
+
+    plan: Plan
+    gathered: GatherResult | None
+    settle_queue: list[str]
 
 
 def run_dream(
@@ -61,46 +72,63 @@ def run_dream(
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
     with writing_run(settings):
-        started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
-        snapshot = orient(settings, create=not options.dry_run)
-        if snapshot.created_index:
-            skipped = (
-                "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
-            )
-            progress.say(f"MEMORY.md did not exist: created it; {skipped}")
-        items = _queue_items(settings)
-        since = options.since or read_marker(settings.memory_dir)
-        gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
-        synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
-        _report_gather(gathered, synthesis, progress)
-        plan = synthesis.plan
-        plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        if options.plan_out:
-            atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
-            progress.say(f"plan written to {options.plan_out}")
-        if options.json:
-            out.write(plan.to_json())
-        scope = write_scope(settings)
-        l0 = l0_proposals(plan, scope)
-        ids, confirm_l0, rejected = review_plan(
-            plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0, scope=scope
-        )
-        if ids is None:
-            settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
-            return DreamResult(plan, gathered, acked=ack_queue_items(settings, None, settled))
-        report = None
-        if ids or plan.mark_consolidation:
-            report = apply_plan(
-                plan,
-                write_scope(settings),
-                only=ids,
-                confirm_l0=confirm_l0,
-                journal_dir=journal_dir(settings),
-            )
-    if report is not None:
-        print_summary(report, err if options.json else out)
-    acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + _dropped(gathered))
-    return DreamResult(plan, gathered, report, acked)
+        made = make_plan(settings, options, engine, progress, out=out)
+        if options.prepare:
+            from ..periodic.prepare import keep_pending
+
+            keep_pending(settings, made, out=err if options.json else out, engine=options.engine)
+            return DreamResult(made.plan, made.gathered)
+        return settle_plan(settings, made, options, out=err if options.json else out, stdin=stdin, ask=ask)
+
+
+def make_plan(
+    settings: Settings, options: DreamOptions, engine: Engine, progress: Progress, *, out: TextIO
+) -> MadePlan:
+    """Orient, gather, synthesise (the caller holds the lock); the plan written where it was asked."""
+    started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
+    snapshot = orient(settings, create=not (options.dry_run or options.prepare))
+    if snapshot.created_index:
+        skipped = "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+        progress.say(f"MEMORY.md did not exist: created it; {skipped}")
+    items = _queue_items(settings)
+    since = options.since or read_marker(settings.memory_dir)
+    gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
+    synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
+    _report_gather(gathered, synthesis, progress)
+    plan = synthesis.plan
+    plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if options.plan_out:
+        atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
+        progress.say(f"plan written to {options.plan_out}")
+    if options.json:
+        out.write(plan.to_json())
+    return MadePlan(plan, gathered, synthesis.recorded_queue_ids + _dropped(gathered))
+
+
+def settle_plan(
+    settings: Settings,
+    made: MadePlan,
+    options: DreamOptions,
+    *,
+    out: TextIO,
+    stdin: TextIO,
+    ask: Ask | None = None,
+) -> DreamResult:
+    """The review of a plan and what follows it: the approved part applied through the journaled
+    engine, the queue items settled. The dream and `consolidate review` both end here."""
+    plan = made.plan
+    scope = write_scope(settings)
+    l0 = l0_proposals(plan, scope)
+    ids, confirm_l0, rejected = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
+    if ids is None:
+        settled = [] if options.dry_run else made.settle_queue
+        return DreamResult(plan, made.gathered, acked=ack_queue_items(settings, None, settled))
+    report = None
+    if ids or plan.mark_consolidation:
+        report = apply_plan(plan, scope, only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings))
+        print_summary(report, out)
+    acked = ack_queue_items(settings, report, rejected + made.settle_queue)
+    return DreamResult(plan, made.gathered, report, acked, decided=True)
 
 
 def review_plan(
@@ -211,3 +239,5 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
 def check_options(options: DreamOptions) -> None:
     if options.yes and options.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
+    if options.prepare and (options.yes or options.only or options.dry_run):
+        raise UsageError("--prepare applies nothing: review the pending plan with `consolidate review`")
