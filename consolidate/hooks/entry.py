@@ -27,6 +27,7 @@ HANDLERS = {
     "UserPromptSubmit": "prompt",
     "PreToolUse": "pretool",
     "Stop": "stop",
+    "SessionEnd": "session_end",
 }
 
 

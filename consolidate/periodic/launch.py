@@ -19,6 +19,7 @@ from ..settings import memory_key
 from .store import mark_running, pending_dir, running_pid
 
 START_LOCK = "start.lock"
+_started: list[subprocess.Popen[bytes]] = []  # never collected while running (that warns), never waited for
 
 
 def package_parent() -> Path:
@@ -72,6 +73,7 @@ def start_background(
             start_new_session=True,
             close_fds=True,
         )
+        _started.append(process)
         mark_running(folder, process.pid)
         return process.pid
 

@@ -94,6 +94,8 @@ def files_changed(summary: dict[str, Any]) -> list[str]:
 def announcement(summary: dict[str, Any]) -> str:
     """The one line SessionStart says about a pending plan."""
     total = int(summary.get("proposals") or 0)
+    if not total:
+        return "A background dream checked memory and found nothing to change; `consolidate review` records the check."
     removals = sum(int((summary.get("by_action") or {}).get(a, 0)) for a in REMOVALS)
     cost = _cost(summary)
     return (
