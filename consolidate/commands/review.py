@@ -17,6 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--yes", "-y", action="store_true", help="apply every proposal without asking (not L0)"
     )
     parser.add_argument("--only", help="apply only these proposal or group ids, e.g. P1,G2")
+    parser.add_argument(
+        "--reject", action="store_true", help="reject the whole plan: apply nothing and let it go"
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the pending plan, write nothing")
     parser.add_argument(
         "--json", action="store_true", help="print the plan as JSON on stdout (messages on stderr)"
@@ -25,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..dream.run import DreamOptions, check_options
+    from ..errors import UsageError
     from ..periodic.review import review_pending
     from ..settings import load_settings
     from .apply import parse_ids
@@ -33,6 +37,10 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine, yes=args.yes, only=parse_ids(args.only), dry_run=args.dry_run, json=args.json
     )
     check_options(options)
+    if args.reject and (args.yes or args.only or args.dry_run):
+        raise UsageError("--reject decides alone: not with --yes, --only or --dry-run")
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
-    result = review_pending(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
+    result = review_pending(
+        settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin, reject=args.reject
+    )
     return 0 if result is None or result.report is None or result.report.ok else 1

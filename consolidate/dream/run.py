@@ -17,6 +17,7 @@ from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
+from ..periodic.store import discard_pending, pending_dir
 from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
 from ..review import Ask, ask_approval, preview_group_diff, show_plan
@@ -128,6 +129,7 @@ def settle_plan(
         report = apply_plan(plan, scope, only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings))
         print_summary(report, out)
     acked = ack_queue_items(settings, report, rejected + made.settle_queue)
+    discard_pending(pending_dir(settings.state_dir, settings.memory_dir))  # this review supersedes it
     return DreamResult(plan, made.gathered, report, acked, decided=True)
 
 

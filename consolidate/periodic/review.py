@@ -19,7 +19,6 @@ from ..runs import writing_run
 from ..settings import Settings
 from .pending import PendingPlan, load_pending, staleness, total_usage
 from .prepare import keep_pending
-from .store import discard_pending
 
 NO_PLAN = (
     "no pending plan for {memory}: `consolidate dream --prepare` makes one (or run `consolidate dream`)\n"
@@ -34,8 +33,9 @@ def review_pending(
     err: TextIO,
     stdin: TextIO,
     ask: Ask | None = None,
+    reject: bool = False,
 ) -> DreamResult | None:
-    """Show and settle the pending plan; None when there is none."""
+    """Show and settle the pending plan (`reject`: reject all of it); None when there is none."""
     shown = err if options.json else out
     with writing_run(settings):
         pending = load_pending(settings)
@@ -45,19 +45,19 @@ def review_pending(
         made = _current(settings, pending, options, out=out, err=err)
         rebuilt = made.plan is not pending.plan
         shown.write(header(made) + "\n\n")
-        if rebuilt and (options.yes or options.only is not None):
+        if rebuilt and (options.yes or options.only is not None or reject):
             # ids and "all" were chosen on the old plan: never apply them to proposals nobody has seen
             settle_plan(
                 settings, made, replace(options, yes=False, only=None, dry_run=True), out=shown, stdin=stdin
             )
             raise ConsolidateError(
                 "the pending plan was rebuilt, so nothing was applied: its proposals may differ from the ones "
-                "--yes/--only was chosen on; read them above and run `consolidate review` again"
+                "--yes/--only/--reject was chosen on; read them above and run `consolidate review` again"
             )
+        if reject:  # a decision like any other: nothing applied, the learnings rejected
+            options, ask = replace(options, json=False), lambda _: "r"
         result = settle_plan(settings, made, options, out=shown, stdin=stdin, ask=ask)
-        if result.decided:
-            discard_pending(pending.folder)
-        elif not options.dry_run:
+        if not result.decided and not options.dry_run:
             shown.write("the pending plan is kept: `consolidate review` shows it again\n")
         return result
 

@@ -204,3 +204,22 @@ def test_an_unreadable_plan_is_one_line(example, settings, script, capsys) -> No
     store.plan_path(folder_of(settings), summary).write_text("{not json")
     code, _, err = cli(capsys, example, "review")
     assert code == 1 and err.count("\n") == 1 and "the pending plan cannot be read" in err
+
+
+def test_reject_lets_the_whole_plan_go(example, settings, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    prepare(capsys, example, script)
+    before = snapshot_bytes(example.memory_dir)
+    code, out, _ = cli(capsys, example, "review", "--reject")
+    assert code == 0 and load_pending(settings) is None
+    after = snapshot_bytes(example.memory_dir)
+    assert {k: after[k] for k in before} == before and CLEAN in after["MEMORY.md"].decode()
+    assert cli(capsys, example, "review", "--reject", "--yes")[0] == 2
+
+
+def test_a_dream_reviewed_meanwhile_supersedes_the_pending_plan(example, settings, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    prepare(capsys, example, script)
+    code, _, _ = cli(capsys, example, "dream", "--engine", script, "--yes")
+    assert code == 0 and load_pending(settings) is None
+    prepare(capsys, example, script)
+    cli(capsys, example, "dream", "--engine", script, "--dry-run")
+    assert load_pending(settings) is not None  # a dry run decides nothing
