@@ -10,7 +10,6 @@ from __future__ import annotations
 from datetime import datetime
 
 from ..capture.places import memory_dir
-from ..periodic.launch import start_background
 from ..periodic.store import files_changed, pending_dir, read_summary
 from .context import HookContext
 from .reminder import due_message
@@ -26,6 +25,8 @@ def handle(ctx: HookContext) -> str:
     summary = read_summary(pending_dir(ctx.state_dir, memory))
     if summary is not None and _fresh(summary, config.periodic_refresh_hours, ctx.now):
         return ""
+    from ..periodic.launch import start_background  # subprocess: only when a run starts
+
     start_background(ctx.state_dir, memory, ctx.project_dir, ctx.home, ctx.env)
     return ""  # SessionEnd output is shown to nobody
 

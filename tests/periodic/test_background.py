@@ -243,4 +243,4 @@ def test_session_start_announces_a_pending_plan_once(example, settings, script, 
     third = hook_in_process(example, "SessionStart", source="startup")
     assert "A consolidation plan is ready:" in third  # a newer plan is announced once in its turn
     main(["review", str(example.project), "--claude-home", str(example.claude_home), "--yes"])
-    assert "has not been consolidated" not in hook_in_process(example, "SessionStart", source="startup")
+    assert "consolidation plan is ready" not in hook_in_process(example, "SessionStart", source="startup")
