@@ -19,6 +19,14 @@ from ..settings import memory_key
 from .store import mark_running, pending_dir, running_pid
 
 START_LOCK = "start.lock"
+# What marks a process as part of the ending session: the run is not (its own agents start CLIs afresh).
+SESSION_ENV = (
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_CODE_SESSION_ID",
+    "CLAUDE_ENV_FILE",
+    "CLAUDE_PROJECT_DIR",
+)
 _started: list[subprocess.Popen[bytes]] = []  # never collected while running (that warns), never waited for
 
 
@@ -61,8 +69,8 @@ def start_background(
         fcntl.flock(guard.fileno(), fcntl.LOCK_EX)  # other hooks only, for the few ms below
         if running_pid(folder) is not None or run_lock_held(state_dir, memory_dir):
             return None
-        child_env = {**env, "PYTHONPATH": os.pathsep.join(_python_path(env))}
-        child_env.pop("CLAUDE_ENV_FILE", None)
+        child_env = {k: v for k, v in env.items() if k not in SESSION_ENV}
+        child_env["PYTHONPATH"] = os.pathsep.join(_python_path(env))
         process = subprocess.Popen(
             prepare_command(project, home),
             cwd=state_dir,
