@@ -101,7 +101,7 @@ def test_the_background_run_holds_the_lock(example, settings, tmp_path, capsys) 
     from consolidate.cli import main
 
     assert wait_for(lambda: _locked(settings), 60)
-    code = main(["dream", str(example.project), "--claude-home", str(example.claude_home), "--dry-run"])
+    code = main(["dream", str(example.project), "--claude-home", str(example.claude_home), "--json"])
     assert code == 1 and "another consolidate run" in capsys.readouterr().err
     assert wait_for(lambda: store.running_pid(folder) is None)
     assert store.read_summary(folder) is not None
