@@ -78,9 +78,9 @@ def _team_line(team: dict | None) -> str:
 def _pending_line(pending: dict | None) -> str:
     if pending is None:
         return "none (`consolidate dream --prepare` makes one; SessionEnd does when a dream is due)"
-    failed = (
-        f"; the last background run failed: {pending['last_failure']}" if pending.get("last_failure") else ""
-    )
+    failure = str(pending.get("last_failure") or "")
+    reason = failure.partition("dream --prepare failed: ")[2] or failure
+    failed = f"; the background run of {failure[:20]} failed: {reason}" if failure else ""
     if "error" in pending:
         return pending["error"] + failed
     if pending.get("created_at") is None:
