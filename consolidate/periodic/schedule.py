@@ -98,15 +98,21 @@ def _stamp() -> str:
 
 
 def cron_block(job: Job) -> str:
-    """The crontab lines: each project at a fixed minute, every `hours` (a day or more: at noon)."""
+    """The crontab lines, every `hours` (a day or more: at noon, when machines are on); the projects
+    ten minutes apart, so their runs do not share the machine."""
     env = " ".join(f"{k}={shlex.quote(v)}" for k, v in job.environment().items())
-    if job.hours < 24:
-        when = f"7 */{job.hours} * * *" if job.hours > 1 else "7 * * * *"
-    else:
-        days = job.hours // 24
-        when = "7 12 * * *" if days == 1 else f"7 12 */{days} * *"
-    lines = [f"{when} {env} {shlex.join(cmd)} >/dev/null 2>&1".replace("%", "\\%") for cmd in job.commands()]
+    lines = []
+    for n, command in enumerate(job.commands()):
+        when = f"{(7 + 10 * n) % 60} {_hours_field(job.hours)}"
+        lines.append(f"{when} {env} {shlex.join(command)} >/dev/null 2>&1".replace("%", "\\%"))
     return "\n".join([BEGIN, *lines, END]) + "\n"
+
+
+def _hours_field(hours: int) -> str:
+    if hours < 24:
+        return f"*/{hours} * * *" if hours > 1 else "* * * *"
+    days = hours // 24
+    return "12 * * *" if days == 1 else f"12 */{days} * *"
 
 
 def read_crontab() -> str | None:

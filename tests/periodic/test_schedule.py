@@ -113,3 +113,13 @@ def test_bad_every_and_missing_project_are_usage_errors(fake_bin, capsys, tmp_pa
 def test_remove_when_nothing_is_installed_changes_nothing(fake_bin, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = schedule(capsys, "remove", "--with", "cron")
     assert code == 0 and "holds no consolidate schedule" in out and not (fake_bin / "crontab").exists()
+
+
+def test_cron_lines_space_projects_apart_and_escape_percent(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.periodic.schedule import Job, cron_block
+
+    block = cron_block(Job((tmp_path / "a", tmp_path / "b%c"), 48, tmp_path / "home"))
+    lines = block.splitlines()
+    assert lines[0] == BEGIN and lines[-1] == END
+    assert lines[1].startswith("7 12 */2 * * ") and lines[2].startswith("17 12 */2 * * ")
+    assert lines[2].endswith(f"{tmp_path}/b\\%c >/dev/null 2>&1")
