@@ -15,6 +15,7 @@ from typing import Any
 
 from ..fsutil import atomic_write
 from ..secrets import redact
+from ..transcripts.markers import without_markers
 from ..transcripts.records import Record, human_text
 from .places import project_key
 
@@ -68,7 +69,7 @@ def _remember(items: list[Any], item: Any, keep: int, dedupe: bool = True) -> No
 
 
 def _line(text: str) -> str:
-    flat = " ".join(redact(text).split())
+    flat = " ".join(redact(without_markers(text)).split())
     return flat if len(flat) <= ENTRY_CHARS else flat[: ENTRY_CHARS - 1] + "…"
 
 

@@ -6,19 +6,20 @@ import argparse
 import json
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "show the memory index against its budget, sections, defects and the last consolidation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..settings import load_settings
     from ..status import build_status
 
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     status = build_status(settings)
     if args.json:
         sys.stdout.write(json.dumps(status, indent=2, ensure_ascii=False) + "\n")

@@ -115,6 +115,11 @@ async def gather(
     return result
 
 
+def bare_reason(agent: str, reason: str) -> str:
+    """A failure without the agent's name it starts with, for lines that name the agent themselves."""
+    return reason.removeprefix(f"{agent}: ").removeprefix(f"{agent} failed: ")
+
+
 def _fallback(snapshot: Snapshot, queue_items: list[dict[str, Any]]) -> DiscoveryReport:
     from ..discover import discover_recent
 

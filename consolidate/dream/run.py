@@ -12,7 +12,7 @@ from typing import Any, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
 from ..console import is_terminal, warn
-from ..engines import get_engine
+from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
@@ -21,7 +21,7 @@ from ..progress import Progress
 from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from .gather import GatherResult, gather
+from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
 
@@ -36,6 +36,7 @@ class DreamOptions:
     plan_out: Path | None = None
     since: datetime | None = None
     max_add: int = 7
+    fallback: str | None = None  # "offline": run offline when the engine cannot run at all
 
 
 @dataclass
@@ -55,7 +56,7 @@ def run_dream(
     stdin: TextIO,
     ask: Ask | None = None,
 ) -> DreamResult:
-    engine = get_engine(options.engine)
+    engine = ready_engine(options)
     if options.plan_out:
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
@@ -96,6 +97,18 @@ def run_dream(
         print_summary(report, err if options.json else out)
     acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + _dropped(gathered))
     return DreamResult(plan, gathered, report, acked)
+
+
+def ready_engine(options: DreamOptions) -> Engine:
+    """The engine asked for, refused in one line when it cannot run (unless --fallback offline)."""
+    engine = get_engine(options.engine)
+    reason = engine.unavailable()
+    if reason is None:
+        return engine
+    if options.fallback != "offline":
+        raise ConsolidateError(f"{reason}; or pass --fallback offline")
+    warn(f"{reason}; running the offline engine instead (--fallback offline)")
+    return get_engine("offline")
 
 
 def _review(
@@ -164,7 +177,7 @@ def _queue_items(settings: Settings) -> list[dict[str, Any]]:
 
 def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progress) -> None:
     for agent, reason in gathered.failures.items():
-        progress.say(f"{agent} failed: {reason}")
+        progress.say(f"{agent} failed: {bare_reason(agent, reason)}")
     if gathered.fallback:
         progress.say("discoverer fallback: scanned the most recent sessions deterministically")
     for agent, usage in gathered.usage().items():

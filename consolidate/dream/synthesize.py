@@ -19,7 +19,7 @@ from ..runs import write_scope
 from ..secrets import has_secret, redact
 from .additions import MAX_ADD, additions
 from .drafts import Draft
-from .gather import GatherResult
+from .gather import GatherResult, bare_reason
 from .orient import Snapshot
 from .pressure import cluster_drafts
 from .retire import retirements
@@ -80,7 +80,9 @@ def build_plan(
         proposals=proposals,
         mark_consolidation=gathered.ran,
         notes=[
-            redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
+            redact(n)
+            for n in notes
+            + [f"{agent}: {bare_reason(agent, reason)}" for agent, reason in gathered.failures.items()]
         ],
     )
     for proposal in plan.proposals:

@@ -52,6 +52,10 @@ class Engine(ABC):
         """When the agents began reading sessions, if that happened before this run (saved reports)."""
         return None
 
+    def unavailable(self) -> str | None:
+        """Why this engine cannot run at all here (no credentials, no CLI), or None."""
+        return None
+
     @abstractmethod
     async def run_agent(self, task: AgentTask) -> AgentOutput:
         """Run one agent over the snapshot; raise EngineFailure when it cannot."""
