@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TextIO
 
 from .apply import ApplyReport, apply_plan, l0_proposals
-from .console import is_terminal, print_table, warn
+from .console import ask_on_terminal, is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
 from .review import Ask, ask_approval, preview_diff, show_proposal
-from .runs import journal_dir, write_scope, writing_run
+from .runs import journal_dir, parts_dir, write_scope, writing_run
 from .settings import Settings
 
 
@@ -36,7 +36,7 @@ def choose(
     for proposal in plan.select(None):
         diff = preview_diff(plan, proposal, scope)  # from the changes themselves, never the plan's own text
         show_proposal(proposal, diff, out, l0=proposal.id in l0)
-    approved = ask_approval(plan.select(None), ask or input, out, l0)
+    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0)
     return approved, True
 
 
@@ -59,7 +59,12 @@ def run_apply(
         return None
     with writing_run(settings):
         report = apply_plan(
-            plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
+            plan,
+            write_scope(settings),
+            only=ids,
+            confirm_l0=confirm_l0,
+            journal_dir=journal_dir(settings),
+            parts_dir=parts_dir(settings),
         )
     print_summary(report, out)
     ack_queue_items(settings, report, [])

@@ -159,9 +159,9 @@ class Plan(_Model):
     def _unique_ids(cls, proposals: list[Proposal]) -> list[Proposal]:
         seen: set[str] = set()
         for proposal in proposals:
-            if proposal.id in seen:
+            if proposal.id.casefold() in seen:
                 raise ValueError(f"duplicate proposal id {proposal.id}")
-            seen.add(proposal.id)
+            seen.add(proposal.id.casefold())
         return proposals
 
     def to_json(self) -> str:
@@ -173,11 +173,12 @@ class Plan(_Model):
         """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""
         chosen = self.proposals
         if only is not None:
-            known = {p.id for p in self.proposals}
-            unknown = [pid for pid in only if pid not in known]
+            known = {p.id.casefold() for p in self.proposals}  # p2 is P2, as in the review prompt
+            unknown = [pid for pid in only if pid.casefold() not in known]
             if unknown:
                 raise UsageError(f"--only names unknown proposal(s): {', '.join(unknown)}")
-            chosen = [p for p in self.proposals if p.id in only]
+            wanted = {pid.casefold() for pid in only}
+            chosen = [p for p in self.proposals if p.id.casefold() in wanted]
         return sorted(chosen, key=lambda p: (p.order, self.proposals.index(p)))
 
 

@@ -9,6 +9,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
+from .errors import NoAnswer
 from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
@@ -73,8 +74,19 @@ def _one_line(text: str) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
-def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] | None = None) -> list[str]:
-    """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids."""
+def ask_approval(proposals: list[Proposal], ask: Ask, l0: set[str] | None = None) -> list[str]:
+    """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
+    Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and nothing counts
+    as rejected."""
+    try:
+        return _ask_approval(proposals, ask, l0)
+    except EOFError:
+        raise NoAnswer("no answer at the prompt (end of input): nothing applied") from None
+    except KeyboardInterrupt:
+        raise NoAnswer("interrupted at the prompt: nothing applied", exit_code=130) from None
+
+
+def _ask_approval(proposals: list[Proposal], ask: Ask, l0: set[str] | None) -> list[str]:
     if not proposals:
         return []
     known = [p.id for p in proposals]
@@ -86,14 +98,10 @@ def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] 
         if answer in ("r", "reject", "n", "no", "q", ""):
             return []
         if answer in ("s", "select"):
-            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
-            by_key = {pid.casefold(): pid for pid in known}
-            typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
-            chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-            unknown = [pid for pid in chosen if pid not in known]
-            if not unknown:
-                break
-            out.write(f"unknown id(s): {', '.join(unknown)}\n")
+            chosen, unknown = _select(proposals, ask, "")
+            while unknown:
+                chosen, unknown = _select(proposals, ask, f"unknown id(s): {', '.join(unknown)}\n")
+            break
     approved = []
     for proposal in proposals:
         if proposal.id not in chosen:
@@ -104,3 +112,13 @@ def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] 
                 continue
         approved.append(proposal.id)
     return approved
+
+
+def _select(proposals: list[Proposal], ask: Ask, problem: str) -> tuple[list[str], list[str]]:
+    """The ids picked (any case) from a list that shows each id with its summary; (chosen, unknown)."""
+    listing = "".join(f"  {p.id}  [{p.action}] {_one_line(p.summary)[:100]}\n" for p in proposals)
+    picked = ask(f"{problem}{listing}Which ids (comma-separated): ")
+    by_key = {p.id.casefold(): p.id for p in proposals}
+    typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+    chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
+    return chosen, [pid for pid in chosen if pid not in by_key.values()]

@@ -18,6 +18,11 @@ def journal_dir(settings: Settings) -> Path:
     return settings.run_dir("journal")
 
 
+def parts_dir(settings: Settings) -> Path:
+    """Where plans applied in parts record what each part did."""
+    return settings.run_dir("plans")
+
+
 def write_scope(settings: Settings) -> WriteScope:
     layout = settings.layout
     return WriteScope(layout.memory_dir, layout.user_claude_md, layout.project_claude_md)

@@ -8,6 +8,7 @@ from typing import Literal, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
+from ..console import ask_on_terminal
 from ..errors import UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
@@ -87,7 +88,7 @@ def remember(
                 "confirm without --yes\n"
             )
             return None
-        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or input, out, l0)
+        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or ask_on_terminal, l0)
         if not approved:
             out.write("nothing remembered\n")
             return None

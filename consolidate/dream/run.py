@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
-from ..console import is_terminal, warn
+from ..console import ask_on_terminal, is_terminal, warn
 from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
@@ -135,7 +135,7 @@ def _review(
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
         return None, False, []
-    approved = ask_approval(plan.select(None), ask or input, out, l0)
+    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0)
     rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
 
