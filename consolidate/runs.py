@@ -49,15 +49,24 @@ def check_memory_dir(settings: Settings) -> None:
 
 
 @contextmanager
-def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[None]:
-    """Hold the memory dir's lock; refuse to start over a run that was interrupted."""
+def writing_run(settings: Settings, *, allow_pending: bool = False, dry: bool = False) -> Iterator[None]:
+    """Hold the memory dir's lock; refuse to start over a run that was interrupted. A `dry` run only
+    reads: it makes the same checks but takes no lock (the lock file would be a write)."""
     check_memory_dir(settings)
+    if dry:
+        _refuse_pending(settings)
+        yield
+        return
     with run_lock(lock_file(settings), str(settings.memory_dir)):
         if not allow_pending:
-            pending = pending_journal(journal_dir(settings))
-            if pending is not None:
-                raise ConsolidateError(
-                    f"run {pending.run_id} was interrupted before it finished; "
-                    "`consolidate undo` restores the files it touched"
-                )
+            _refuse_pending(settings)
         yield
+
+
+def _refuse_pending(settings: Settings) -> None:
+    pending = pending_journal(journal_dir(settings))
+    if pending is not None:
+        raise ConsolidateError(
+            f"run {pending.run_id} was interrupted before it finished; "
+            "`consolidate undo` restores the files it touched"
+        )

@@ -60,14 +60,18 @@ def run_dream(
     if options.plan_out:
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
-    with writing_run(settings):
+    with writing_run(settings, dry=options.dry_run):
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
-        snapshot = orient(settings, create=not options.dry_run)
+        snapshot = orient(settings)
         if snapshot.created_index:
-            progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
+            progress.say("MEMORY.md does not exist yet: the auditor is skipped this run")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
-        gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
+        gathered = asyncio.run(
+            gather(
+                engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run
+            )
+        )
         synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
         _report_gather(gathered, synthesis, progress)
         plan = synthesis.plan
@@ -164,8 +168,10 @@ def _is_plan(path: Path) -> bool:
 
 
 def _queue_items(settings: Settings) -> list[dict[str, Any]]:
-    from ..capture.queue import pending_items
+    from ..capture.queue import QUEUE_FILE, pending_items
 
+    if not (settings.state_dir / QUEUE_FILE).exists():
+        return []  # no queue yet: opening it would create one
     try:
         return pending_items(
             settings.layout.git_root or settings.layout.project, home=settings.layout.claude_home
@@ -193,3 +199,7 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
 def check_options(options: DreamOptions) -> None:
     if options.yes and options.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
+    if options.dry_run and options.plan_out:
+        raise UsageError(
+            "--dry-run writes nothing, not even a plan: drop --dry-run (with --plan-out nothing is applied)"
+        )

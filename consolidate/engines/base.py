@@ -35,6 +35,7 @@ class AgentTask:
     since: datetime | None = None
     queue_items: list[dict[str, Any]] = field(default_factory=list)
     progress: Progress | None = None
+    read_only: bool = False  # a dry run: the agent may keep no state of its own either
 
 
 @dataclass
