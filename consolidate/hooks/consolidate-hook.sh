@@ -28,10 +28,13 @@ state=${CONSOLIDATE_STATE_DIR:-${CLAUDE_CONFIG_DIR:-$HOME/.claude}/consolidate}
 case $state in "~/"*) state=$HOME/${state#"~/"} ;; esac
 cached=
 [ -r "$state/hook-python" ] && read -r cached <"$state/hook-python"
+[ "$cached" = "$python" ] || [ "$cached" = "$CONSOLIDATE_PYTHON" ] && cached=
 
 # Exit 86: older than 3.11; 87: consolidate cannot be imported. Both before stdin is read.
+# The session's directory is not on the path: a project's own `consolidate/` or `json.py` never loads.
 code='import sys
 if sys.version_info < (3, 11): sys.exit(86)
+if sys.path and sys.path[0] in ("", "."): del sys.path[0]
 if sys.argv[2]: sys.path.insert(0, sys.argv[2])
 try:
     from consolidate.hooks.entry import bootstrap_main

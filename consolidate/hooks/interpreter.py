@@ -25,6 +25,7 @@ _PROBE = (
     "import sys\n"
     "print('.'.join(map(str, sys.version_info[:3])))\n"
     "if sys.version_info < (3, 11): sys.exit(86)\n"
+    "if sys.path and sys.path[0] in ('', '.'): del sys.path[0]\n"
     "if sys.argv[1]: sys.path.insert(0, sys.argv[1])\n"
     "try:\n"
     "    import consolidate.hooks.entry\n"

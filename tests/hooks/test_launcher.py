@@ -75,6 +75,20 @@ def test_the_first_interpreter_that_works_runs_the_hook_and_is_remembered(tmp_pa
     assert probe(remembered, str(ROOT)).suitable
 
 
+def test_a_package_in_the_session_directory_is_never_imported(tmp_path: Path) -> None:
+    """Claude Code runs hooks in the session's directory; a planted `consolidate/` there must not load."""
+    planted = tmp_path / "consolidate"
+    planted.mkdir()
+    (planted / "__init__.py").write_text("open('PLANTED', 'w').close()\n")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    data = {"session_id": "s-1", "cwd": str(tmp_path), "prompt": "wrong, use the other one"}
+    done = launch("UserPromptSubmit", data, tmp_path, path, "--path", str(ROOT))
+    assert done.returncode == 0 and "correction" in done.stdout
+    assert not (tmp_path / "PLANTED").exists()
+    no_path = launch("UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable)
+    assert no_path.returncode == 0 and not (tmp_path / "PLANTED").exists()
+
+
 def test_a_broken_recorded_interpreter_falls_through_to_the_next(tmp_path: Path) -> None:
     gone = str(tmp_path / "gone-venv" / "bin" / "python")
     data = {"session_id": "s-1", "cwd": str(tmp_path), "prompt": "wrong, use the other one"}
