@@ -83,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConsolidateError as exc:
         sys.stderr.write(one_line_error(exc) + "\n")
         return exc.exit_code
+    except SystemExit as exc:  # --help and --version print and stop: still an exit code, not an exit
+        return exc.code if isinstance(exc.code, int) else 0
     except KeyboardInterrupt:
         sys.stderr.write("consolidate: interrupted\n")
         return 130

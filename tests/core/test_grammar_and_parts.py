@@ -171,3 +171,10 @@ def test_ids_ignore_case_everywhere(settings, tmp_path, capsys, monkeypatch) -> 
     episode = json.loads(out)[0]["id"]
     code, out, _ = run(capsys, "learnings", "bump", episode.lower(), "--project", str(settings.layout.project))
     assert code == 0 and out.startswith(f"{episode}: freq 2")
+
+
+def test_version(capsys) -> None:  # type: ignore[no-untyped-def]
+    from consolidate import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out == f"consolidate {__version__}\n"
