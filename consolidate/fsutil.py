@@ -43,6 +43,17 @@ def atomic_write(path: Path, data: bytes) -> None:
     fsync_dir(path.parent)
 
 
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """`atomic_write` unless the file already holds exactly `data`; whether it wrote."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    atomic_write(path, data)
+    return True
+
+
 def fsync_dir(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)

@@ -100,18 +100,12 @@ def bootstrap_main(event: str, via: str = "settings") -> int:
 
 
 def _remember_interpreter(state: Path) -> None:
-    path = state / INTERPRETER_FILE
-    try:
-        if path.read_text(encoding="utf-8").strip() == sys.executable:
-            return
-    except (OSError, UnicodeDecodeError):
-        pass
-    try:
-        from ..fsutil import atomic_write
+    from contextlib import suppress
 
-        atomic_write(path, (sys.executable + "\n").encode("utf-8"))
-    except OSError:
-        pass  # the launcher just tries the usual names again
+    from ..fsutil import write_if_changed
+
+    with suppress(OSError):  # unwritable: the launcher just tries the usual names again
+        write_if_changed(state / INTERPRETER_FILE, (sys.executable + "\n").encode("utf-8"))
 
 
 def _say_wired_twice(state: Path, env: Mapping[str, str], settings: Path) -> None:

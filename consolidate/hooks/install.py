@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConsolidateError
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, write_if_changed
 from .wiring import our_event
 
 # event → (matcher or None, timeout in seconds)
@@ -54,13 +54,7 @@ def hook_commands(launcher: Path, python: str, path: Path) -> dict[str, str]:
 def write_launcher(state_dir: Path) -> Path:
     """Copy the launcher where it outlives the virtual environment (unchanged when up to date)."""
     target = launcher_path(state_dir)
-    data = launcher_source().read_bytes()
-    try:
-        current = target.read_bytes()
-    except OSError:
-        current = None
-    if current != data:
-        atomic_write(target, data)
+    write_if_changed(target, launcher_source().read_bytes())
     target.chmod(0o755)
     return target
 

@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..fsutil import atomic_write
+from ..fsutil import write_if_changed
 from .episodes import Episode
 
 MARKER = "guard"
@@ -36,13 +36,7 @@ def sync_marker(store_dir: Path, root: str, episodes: Iterable[Episode]) -> None
     """Write the store's marker while it holds an active guard, remove it when it holds none."""
     marker = store_dir / MARKER
     if any(is_active_guard(e) for e in episodes):
-        wanted = (root + "\n").encode("utf-8")
-        try:
-            current = marker.read_bytes()
-        except OSError:
-            current = None
-        if current != wanted:
-            atomic_write(marker, wanted)
+        write_if_changed(marker, (root + "\n").encode("utf-8"))
     else:
         marker.unlink(missing_ok=True)
 
