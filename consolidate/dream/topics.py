@@ -19,70 +19,18 @@ _POLITE = re.compile(
     r"lütfen|teşekkürler)\b[.!\s]*$|[，,\s]*谢谢[。！!\s]*$",
     re.IGNORECASE,
 )
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "and",
-        "or",
-        "but",
-        "is",
-        "are",
-        "was",
-        "be",
-        "been",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "we",
-        "our",
-        "you",
-        "your",
-        "my",
-        "i",
-        "use",
-        "using",
-        "used",
-        "always",
-        "please",
-        "should",
-        "must",
-        "can",
-        "will",
-        "would",
-        "just",
-        "also",
-        "then",
-        "when",
-        "whenever",
-        "before",
-        "after",
-        "if",
-        "so",
-        "do",
-        "does",
-        "via",
-        "by",
-        "from",
-        "into",
-        "as",
-        "run",
-    ]
-)
+_STOP = frozenset({
+    "a", "an", "the", "to", "of", "in", "on", "at", "for", "with", "and", "or", "but", "is", "are", "was", "be",
+    "been", "this", "that", "these", "those", "it", "its", "we", "our", "you", "your", "my", "i", "use", "using",
+    "used", "always", "please", "should", "must", "can", "will", "would", "just", "also", "then", "when",
+    "whenever", "before", "after", "if", "so", "do", "does", "via", "by", "from", "into", "as", "run",
+    "v", "na", "s", "po", "ne", "chto", "dlya", "eto", "tolko", "cherez", "nado", "nuzhno", "vsegda",  # Russian
+    "ile", "ve", "bu", "icin", "da", "de", "bir", "her",  # Turkish, without its accents
+})  # fmt: skip
 _NOT = frozenset({"instead", "not", "rather"})
 _RULE = re.compile(
-    r"^(?:(?:we |you )?(?:use|run|always|never|don'?t|do not|avoid|prefer|keep|put|write|call|add|make|"
+    r"\b(?:don'?t|do not)\b|"
+    r"^(?:(?:we |you )?(?:use|run|always|never|avoid|prefer|keep|put|write|call|add|make|"
     r"check|ask|answer|reply|commit|push|pin|install|deploy|start|stop|set|name|import))\b|"
     r"\b(?:instead of|rather than|must|should|never|always|only (?:use|via|through|with))\b|"
     r"^(?:используй|запускай|пиши|отвечай|избегай|ставь|делай|не )|"
@@ -92,10 +40,10 @@ _RULE = re.compile(
     re.IGNORECASE,
 )
 _INSTEAD = re.compile(
-    r"\b(?:instead of|rather than|not)\s+(?P<other>`[^`]+`|[\w.\-/ ]{2,40}?)(?=[,.;]|$| so\b| because\b)",
+    r"(?:\binstead of|\brather than|,\s*not)\s+(?P<other>`[^`]+`|[\w.\-/ ]{2,40}?)(?=[,.;]|$| so\b| because\b)",
     re.IGNORECASE,
 )
-_NEVER = re.compile(r"^(?:never|don'?t|do not)\s+(?P<act>.{3,60}?)[.!]?$", re.IGNORECASE)
+_NEVER = re.compile(r"\b(?:never|don'?t|do not)\s+(?P<act>.{3,60}?)(?=[,;!]|\.\s|\.?$)", re.IGNORECASE)
 _MOMENT = re.compile(r"\b(?P<when>(?:before|after|while|when) \w+ing\b[^,.;:]{0,40})", re.IGNORECASE)
 _CYRILLIC = {
     **dict(zip("абвгдезийклмнопрстуфхыэ", "abvgdeziyklmnoprstufhye", strict=True)),
@@ -178,8 +126,8 @@ def when_it_matters(trigger: str, principle: str, everywhere: bool = False) -> s
         line = f"When {condition}: {takeaway}"
     elif match := _INSTEAD.search(takeaway):
         line = f"When about to use {match['other'].strip()}: {takeaway}"
-    elif match := _NEVER.match(takeaway):
-        line = f"When about to {match['act']}: {takeaway}"
+    elif match := _NEVER.search(takeaway):
+        line = f"When about to {match['act'].strip()}: {takeaway}"
     elif match := _MOMENT.search(takeaway):
         moment = match["when"].strip()
         line = f"{moment[:1].upper()}{moment[1:]}: {takeaway}"

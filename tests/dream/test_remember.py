@@ -106,7 +106,7 @@ def _topic(example, out: str) -> tuple[str, str]:  # type: ignore[no-untyped-def
         ("запомни: деплой только через `make deploy`", "- Деплой только через `make deploy`.", "feedback_make_deploy.md"),
         ("记住：这个项目的日志一律用 structlog", "- 这个项目的日志一律用 structlog.", "feedback_structlog.md"),
         ("test veritabanı her gece sıfırlanıyor, bunu unutma", "- Test veritabanı her gece sıfırlanıyor.",
-         "project_test_veritabani_her_gece.md"),
+         "project_test_veritabani_gece_sifirlaniyor.md"),
     ],
 )  # fmt: skip
 def test_command_words_are_cut_and_the_topic_is_named_after_its_subject(  # type: ignore[no-untyped-def]
