@@ -23,6 +23,8 @@ COMMANDS = (
     "remember",
     "apply",
     "undo",
+    "share",
+    "onboard",
     "eval",
     "queue",
     "tick",

@@ -208,6 +208,10 @@ class GitRepo:
                 dates[line] = when
         return dates
 
+    def user_name(self) -> str:
+        """`git config user.name` as this checkout sees it ('' when it is not set)."""
+        return self._git("config", "user.name").strip()
+
     def recent(self, limit: int = 20) -> list[str]:
         """`git log --oneline -N`, as lines."""
         return self._git("log", "--oneline", f"-{limit}").splitlines()

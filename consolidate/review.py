@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
@@ -17,26 +17,35 @@ from .workspace import ChangeFailed, Workspace
 Ask = Callable[[str], str]
 
 
-def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
-    """The unified diff this proposal would make on the current files."""
-    paths = check_scope(plan, [proposal], scope, with_snapshot=False)
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
+    """The unified diff this proposal would make on the current files (or on what the proposals
+    `after` make of them, when it is always applied with them)."""
+    paths = check_scope(plan, [*after, proposal], scope, with_snapshot=False)
     workspace = Workspace(scope.memory_dir)
+    try:
+        for change in (c for base in after for c in base.changes):
+            apply_change(workspace, change, paths)
+    except ChangeFailed:
+        pass  # the base shows its own failure; this one is previewed on the files as they are
+    base = workspace.checkpoint()
     try:
         for change in proposal.changes:
             apply_change(workspace, change, paths)
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
     parts: list[str] = []
-    for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
-        before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
+    changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
+    for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
+        before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
+        before = (before_bytes or b"").decode("utf-8", "replace")
         name = workspace.name(path)
-        new = "" if after is None else after.decode("utf-8", "replace")
+        new = "" if after_bytes is None else after_bytes.decode("utf-8", "replace")
         parts.extend(
             difflib.unified_diff(
                 before.splitlines(keepends=True),
                 new.splitlines(keepends=True),
                 fromfile=f"a/{name.lstrip('/')}" if before else "/dev/null",
-                tofile=f"b/{name.lstrip('/')}" if after is not None else "/dev/null",
+                tofile=f"b/{name.lstrip('/')}" if after_bytes is not None else "/dev/null",
             )
         )
     text = "".join(line if line.endswith("\n") else line + "\n" for line in parts)

@@ -294,7 +294,10 @@ def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
 
 def _topic_body(candidate: Candidate, kind: str) -> str:
     session = next((e.session for e in candidate.evidence if e.session), "")
-    metadata: dict[str, Any] = {"type": kind}
+    learned = min((e.timestamp[:10] for e in candidate.evidence if e.timestamp[:4].isdigit()), default="")
+    metadata: dict[str, Any] = {"type": kind, "signal": candidate.kind}  # the signal: what `share` records
+    if learned:
+        metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
     name, description = plain(candidate.principle, 60), plain(candidate.principle, 140)

@@ -17,6 +17,7 @@ from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
 from ..fsutil import ABSENT, atomic_write, digest_file
 from ..gitrepo import GitRepo
 from ..settings import Settings
+from ..team.layer import LAYER, known_texts, load_team
 
 NEW_INDEX = "# Project Memory\n"
 _TARGET = re.compile(r"`([^`\n]{2,120})`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+\.\w{1,8})\b")
@@ -26,7 +27,7 @@ _TARGET = re.compile(r"`([^`\n]{2,120})`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+\.\w{1,
 class KnownEntry:
     """One thing already remembered, on any layer, for deduplication."""
 
-    layer: str  # L0, L1, L2 (index), L2c (cluster), L3 (topic)
+    layer: str  # L0, L1, L2 (index), L2c (cluster), L3 (topic), team (the team memory folder)
     file: str
     text: str
 
@@ -42,6 +43,7 @@ class Snapshot:
     git_log: list[str]
     targets: list[str] = field(default_factory=list)
     known: list[KnownEntry] = field(default_factory=list)
+    team: MemoryTree | None = None  # the repository's team memory folder, when it has one
 
     @property
     def memory_dir(self) -> Path:
@@ -128,6 +130,13 @@ def orient(settings: Settings, *, create: bool = False) -> Snapshot:
     repo = GitRepo.find(layout.git_root or layout.project)
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
+    team = load_team(layout)
+    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
+    if team is not None:  # the team layer: read for dedup and audit, written only through a plan
+        hashes.update(
+            {str(team.root / n): f.digest for n, f in sorted(team.files.items()) if f.error is None}
+        )
+        known += [KnownEntry(LAYER, file, text) for file, text in known_texts(team)]
     return Snapshot(
         settings,
         tree,
@@ -137,5 +146,6 @@ def orient(settings: Settings, *, create: bool = False) -> Snapshot:
         project_md,
         git_log,
         targets=verification_targets(texts),
-        known=known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md),
+        known=known,
+        team=team,
     )

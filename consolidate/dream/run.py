@@ -82,7 +82,7 @@ def run_dream(
         if options.json:
             out.write(plan.to_json())
         l0 = l0_proposals(plan, write_scope(settings))
-        ids, confirm_l0, rejected = _review(
+        ids, confirm_l0, rejected = review_plan(
             plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0
         )
         if ids is None:
@@ -115,7 +115,7 @@ def ready_engine(options: DreamOptions) -> Engine:
     return get_engine("offline")
 
 
-def _review(
+def review_plan(
     plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None, l0: set[str]
 ) -> tuple[list[str] | None, bool, list[str]]:
     """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.

@@ -17,6 +17,7 @@ from ..plan import ACTION_ORDER, L0_WARNING, Plan, PlanError, Proposal
 from ..review import preview_diff
 from ..runs import write_scope
 from ..secrets import has_secret, redact
+from ..team.audit import team_retirements
 from .additions import MAX_ADD, additions
 from .drafts import Draft
 from .gather import GatherResult, bare_reason
@@ -38,6 +39,8 @@ def synthesize(
     audit = gathered.audit or AuditReport()
     discovery = gathered.discovery or DiscoveryReport()
     retired, notes, claims = retirements(audit.findings, snapshot)
+    team, team_notes = team_retirements(gathered.team_audit, snapshot)
+    retired, notes = retired + team, notes + team_notes
     added = additions(list(discovery.candidates), snapshot, claimed=claims.keys, max_add=max_add)
     drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
     adds = [d for d in added.drafts if d.action == "ADD"]
