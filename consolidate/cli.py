@@ -32,6 +32,8 @@ COMMANDS = (
     "hook",
     "install",
     "uninstall",
+    "recall",
+    "doctor",
 )
 
 

@@ -92,6 +92,11 @@ class GitRepo:
         """Every tracked path (POSIX, relative to the root)."""
         return tuple(p for p in self._git("ls-files", "-z").split("\0") if p)
 
+    def ignored(self, paths: Sequence[str]) -> set[str]:
+        """Which of `paths` (relative to the root, existing or not) the ignore rules leave out."""
+        out = self._git("check-ignore", "--no-index", "--", *paths)  # exits 1, so "", when none is
+        return {line for line in out.splitlines() if line}
+
     def grep_words(self, words: Iterable[str], *, exclude: Sequence[str] = ()) -> set[str]:
         """Which of `words` occur as whole words in tracked text files (`exclude`: glob patterns).
 
