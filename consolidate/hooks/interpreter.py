@@ -75,9 +75,19 @@ def probe(candidate: str, package_dir: str | None = None, env: Mapping[str, str]
     except (OSError, subprocess.TimeoutExpired) as exc:
         return Probe(candidate, where, None, f"does not start ({exc})")
     version = done.stdout.strip().splitlines()[0] if done.stdout.strip() else None
+    if done.returncode == 0 and not _at_least(version, MINIMUM):  # says 0 but is no Python 3.11+
+        return Probe(candidate, where, version, "older than 3.11" if version else "not a Python")
     problem = {0: None, 86: "older than 3.11", 87: "cannot import consolidate", 126: "not found",
                127: "not found"}.get(done.returncode, f"exit {done.returncode}")  # fmt: skip
     return Probe(candidate, where, version, problem)
+
+
+def _at_least(version: str | None, minimum: tuple[int, int]) -> bool:
+    try:
+        major, minor = (int(part) for part in (version or "").split(".")[:2])
+    except ValueError:
+        return False
+    return (major, minor) >= minimum
 
 
 def hook_interpreter(
