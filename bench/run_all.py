@@ -29,6 +29,7 @@ class Bench:
     name: str
     quick: tuple[str, ...] = ()  # arguments for the routine run
     corpus: str = ""  # "needs": skipped without the corpus; "uses": runs, skips its corpus part
+    corpus_option: bool = True  # takes --corpus PATH (else it reads ../shared/corpus itself)
 
 
 BENCHES = (
@@ -40,12 +41,13 @@ BENCHES = (
     Bench("fuzz", ("2",)),
     Bench("audit_corpus", corpus="needs"),
     Bench("scan_corpus", ("--scales", "1", "--rounds", "1"), corpus="needs"),
+    Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
 )
 
 
 def command(bench: Bench, full: bool, corpus: Path) -> list[str]:
     args = [] if full else list(bench.quick)
-    if bench.corpus:
+    if bench.corpus and bench.corpus_option:
         args += ["--corpus", str(corpus)]
     return [sys.executable, str(BENCH / f"{bench.name}.py"), *args]
 

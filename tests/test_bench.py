@@ -27,11 +27,12 @@ def test_every_bench_is_run_by_run_all() -> None:
 def test_without_the_corpus_the_corpus_benches_skip_saying_why(tmp_path: Path) -> None:
     missing = tmp_path / "no-corpus"
     done = subprocess.run(
-        [sys.executable, str(BENCH / "run_all.py"), "--corpus", str(missing), "--only", "audit_corpus,scan_corpus"],
+        [sys.executable, str(BENCH / "run_all.py"), "--corpus", str(missing), "--only",
+         "audit_corpus,scan_corpus,recall"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
-    assert done.stdout.count(f"skipped: needs the shared corpus at {missing}") == 4  # a line and a row each
+    assert done.stdout.count(f"skipped: needs the shared corpus at {missing}") == 6  # a line and a row each
     for bench in ("audit_corpus", "scan_corpus"):
         alone = subprocess.run([sys.executable, str(BENCH / f"{bench}.py"), "--corpus", str(missing)],
                                capture_output=True, text=True, timeout=120)  # fmt: skip
