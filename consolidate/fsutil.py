@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ABSENT = "absent"
 
@@ -41,6 +43,25 @@ def atomic_write(path: Path, data: bytes) -> None:
         Path(temp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def parse_json_object(text: str | None) -> dict[str, Any]:
+    """The JSON object `text` holds, or {} for nothing, invalid JSON or another JSON value."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in a file, or {} when it is absent, unreadable or not an object."""
+    try:
+        return parse_json_object(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return {}
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

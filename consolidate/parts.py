@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from .errors import ConsolidateError
-from .fsutil import ABSENT, atomic_write, digest_bytes, digest_file
+from .fsutil import ABSENT, atomic_write, digest_bytes, digest_file, load_json_object
 from .plan import Plan, PlanError
 
 
@@ -30,21 +30,13 @@ def _digest(path: Path, name: str) -> str:
         raise PlanError(f"snapshot: cannot read {name}: {exc.strerror or exc}") from None
 
 
-def _load(path: Path) -> dict[str, object]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def applied_before(plan: Plan, paths: dict[str, Path], directory: Path | None) -> set[str]:
     """The ids earlier parts applied (empty when the files are as the plan saw them); refuses files
     changed for any other reason, naming the first one."""
     current = {name: _digest(paths[name], name) for name in plan.snapshot}
     if current == plan.snapshot:
         return set()
-    record = _load(record_path(directory, plan)) if directory is not None else {}
+    record = load_json_object(record_path(directory, plan)) if directory is not None else {}
     files = _files(record)
     if files and all(digest_file(Path(p)) == d for p, d in files.items()):
         applied = record.get("applied")
@@ -79,7 +71,7 @@ def record_part(
     if directory is None:
         return
     path = record_path(directory, plan)
-    files = _files(_load(path))
+    files = _files(load_json_object(path))
     for name in plan.snapshot:
         files.setdefault(str(paths[name]), plan.snapshot[name])
     for changed, data in changes.items():

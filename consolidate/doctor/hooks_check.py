@@ -14,7 +14,6 @@ the package directory the command names.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..fsutil import load_json_object
 from ..hooks.install import HOOKS, LAUNCHER, our_event
 from .context import DoctorContext
 from .report import Check
@@ -58,7 +58,7 @@ def our_wirings(ctx: DoctorContext) -> list[Wiring]:
         found += _wirings(name, settings.get("hooks"))
     for plugin_id, root in enabled_plugins(ctx):
         hooks_file = root / "hooks" / "hooks.json" if root else None
-        data = _load_json(hooks_file) if hooks_file else {}
+        data = load_json_object(hooks_file) if hooks_file else {}
         found += _wirings(f"plugin {plugin_id}", data.get("hooks"), root)
     return found
 
@@ -81,7 +81,9 @@ def enabled_plugins(ctx: DoctorContext) -> list[tuple[str, Path | None]]:
         for plugin_id, on in (settings.get("enabledPlugins") or {}).items()
         if on is True and plugin_id.split("@")[0] == PLUGIN
     }
-    installed = _install_paths(_load_json(ctx.layout.claude_home / "plugins" / "installed_plugins.json"))
+    installed = _install_paths(
+        load_json_object(ctx.layout.claude_home / "plugins" / "installed_plugins.json")
+    )
     return [(plugin_id, installed.get(plugin_id)) for plugin_id in sorted(enabled)]
 
 
@@ -94,14 +96,6 @@ def _install_paths(data: dict[str, Any]) -> dict[str, Path]:
             if isinstance(item, dict) and isinstance(item.get("installPath"), str):
                 paths[plugin_id] = Path(item["installPath"])
     return paths
-
-
-def _load_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def hook_interpreter(command: str, plugin_root: Path | None, env: Mapping[str, str]) -> Interpreter:

@@ -7,12 +7,13 @@ call to step aside when `consolidate install` wired the same hooks in settings.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from ..fsutil import parse_json_object
 
 _OURS = re.compile(
     r"(?:(?:^|[\s/\\\"'])(?:-m\s+)?consolidate[\"']?\s+hook|consolidate-hook\.sh[\"']?)\s+(\w+)"
@@ -42,13 +43,7 @@ def _load(path: Path) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return {}
-    if "consolidate" not in text:  # the common case, without parsing
-        return {}
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+    return parse_json_object(text) if "consolidate" in text else {}  # most files: no parsing
 
 
 def wired_events(settings: Mapping[str, Any]) -> set[str]:
