@@ -3,7 +3,7 @@ corpus is skipped, saying so, when `../shared/corpus` is not there (a fresh clon
 
 By default each bench runs at a size that keeps the whole set within a few minutes on a 2-core machine;
 `--full` runs each with its own defaults (the numbers the README quotes; dream_scale alone builds
-1 GB of transcripts then).
+1 GB of transcripts then). Modules starting with `_` are helpers, not benches.
 
     python bench/run_all.py                      # every bench, quick sizes
     python bench/run_all.py --only hooks,fuzz    # some of them
@@ -42,6 +42,9 @@ BENCHES = (
     Bench("audit_corpus", corpus="needs"),
     Bench("scan_corpus", ("--scales", "1", "--rounds", "1"), corpus="needs"),
     Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
+    Bench("growth"),
+    Bench("secret_corpus", ("1",)),
+    Bench("kill_loop", ("10",)),
 )
 
 

@@ -10,7 +10,7 @@ from typing import TextIO
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
 from .errors import NoAnswer
-from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
+from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
@@ -27,7 +27,7 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Se
             apply_change(workspace, change, paths)
     except ChangeFailed:
         pass  # the base shows its own failure; this one is previewed on the files as they are
-    base = workspace.checkpoint()
+    base = workspace.contents()
     try:
         for change in proposal.changes:
             apply_change(workspace, change, paths)
@@ -39,6 +39,9 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Se
         before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
         before = (before_bytes or b"").decode("utf-8", "replace")
         name = workspace.name(path)
+        real = link_target(path)
+        if real is not None:
+            name += f" (symlink to {real})"  # the reviewer sees which file really changes
         new = "" if after_bytes is None else after_bytes.decode("utf-8", "replace")
         parts.extend(
             difflib.unified_diff(

@@ -23,8 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..audit import audit
+    from ..runs import check_memory_files
 
     settings = settings_of(args)
+    check_memory_files(settings)
     report = audit(settings, progress=_progress())
     from ..team.audit import with_team_findings
 

@@ -1,4 +1,4 @@
-"""consolidate learnings capture | score | lint | promote ID | archive ID | bump ID | report"""
+"""consolidate learnings capture | score | lint | promote ID | archive ID | bump ID | confirm ID | report"""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ ACTIONS = {
     "lint": "HOT (freq ≥ 3: change the system), PROMOTE (score > 0.8), STALE (score < 0.15)",
     "promote": "propose an episode's rule for the project's CLAUDE.md (reviewed, then applied)",
     "archive": "retire an episode",
+    "confirm": "let a guard lesson the assistant wrote deny the calls it matches (until then it only advises)",
     "bump": "count a repeat of an episode",
     "report": "a Markdown report for the owner",
 }
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, text in ACTIONS.items():
         action = actions.add_parser(name, help=text, description=text)
-        with_id = name in ("promote", "archive", "bump")
+        with_id = name in ("promote", "archive", "bump", "confirm")
         if with_id:
             action.add_argument("id", help="episode id, e.g. EP-20260411-007 (any case)")
         add_scope_options(action, positional=not with_id)

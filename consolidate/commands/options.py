@@ -46,9 +46,9 @@ def project_of(args: argparse.Namespace) -> str | None:
 
 def memory_dir_of(args: argparse.Namespace) -> str | None:
     chosen = getattr(args, "memory_dir", None)
-    if chosen and not Path(chosen).expanduser().is_dir():
+    if chosen and not Path(chosen).expanduser().exists():
         raise UsageError(f"no such memory dir: {chosen}")
-    return chosen
+    return chosen  # one that is a file is refused by the run, in the same words for every way in
 
 
 def settings_of(args: argparse.Namespace) -> Settings:

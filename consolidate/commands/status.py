@@ -17,9 +17,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..runs import check_memory_files
     from ..status import build_status
 
     settings = settings_of(args)
+    check_memory_files(settings)
     status = build_status(settings)
     if args.json:
         sys.stdout.write(json.dumps(status, indent=2, ensure_ascii=False) + "\n")

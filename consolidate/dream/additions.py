@@ -12,7 +12,7 @@ from memory_layout import INDEX, render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
 
 from ..models import Candidate
-from ..secrets import has_secret, redact
+from ..secrets import has_secret, redact, without_secrets
 from .drafts import TYPE_SECTIONS, Draft, locate_entry, plain
 from .orient import Snapshot
 from .similarity import TextIndex, tokens
@@ -280,6 +280,7 @@ def _draft(
 
 def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
     source = candidate.trigger if candidate.trigger.strip() else candidate.principle
+    source = without_secrets(source)  # a file name is written too: redact before slugging
     words = [
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
     ]

@@ -27,7 +27,9 @@ def handle(ctx: HookContext) -> str:
     if not lessons:
         return ""
     tool = str(ctx.payload.get("tool_name"))
-    guards = [e for e in lessons if is_active_guard(e)]
+    guards = [
+        e for e in lessons if is_active_guard(e)
+    ]  # an assistant-written guard only advises until confirmed
     if guards:
         reason = "Blocked by a lesson from an earlier session:\n" + "\n".join(
             render_lesson(e) for e in guards

@@ -21,12 +21,13 @@ GLOBAL_ROOT = "*"
 
 
 def is_active_guard(episode: Episode) -> bool:
-    """A lesson that denies the calls it matches: the one rule the hooks and the marker share."""
+    """A lesson that denies the calls it matches — a guard the user confirmed (`Episode.guards`), live
+    and with a trigger that works: the one rule the hooks and the marker share."""
     trigger = episode.trigger
     return (
         episode.status != "archived"
+        and episode.guards
         and trigger is not None
-        and trigger.guard
         and not trigger.is_empty
         and trigger.problem() is None
     )
