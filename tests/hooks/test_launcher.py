@@ -218,3 +218,17 @@ def test_the_interpreter_the_hooks_would_use_is_answered_from_python(
     assert tried[0].candidate == recorded and tried[0].problem == "not found"
     nothing, tried = hook_interpreter({**env, "PATH": bare_path(tmp_path, BROKEN)}, recorded, str(ROOT))
     assert nothing is None and [t.problem for t in tried][-1] == "not found"
+
+
+def test_an_assistant_written_guard_blocks_only_once_the_user_confirms_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without Python too: the marker follows the same rule as the hook (a guard the user confirmed)."""
+    capture(tmp_path, {**GUARD, "source": "marker"}, monkeypatch)  # as tick records a #lesson block
+    marker = open_store(state(), tmp_path).path.parent / MARKER
+    assert not marker.exists()
+    assert launch("PreToolUse", CALL, tmp_path, bare_path(tmp_path)).returncode == 0
+    (episode,) = open_store(state(), tmp_path).episodes()
+    assert main(["learnings", "confirm", episode, "--project", str(tmp_path)]) == 0
+    assert marker.read_text() == f"{os.path.realpath(tmp_path)}\n"
+    assert launch("PreToolUse", CALL, tmp_path, bare_path(tmp_path)).returncode == 2
