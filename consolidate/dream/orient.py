@@ -17,6 +17,7 @@ from memory_layout.document import MAX_DOCUMENT_BYTES
 
 from ..fsutil import ABSENT, atomic_write, digest_file, read_regular
 from ..gitrepo import GitRepo
+from ..imports import imported_texts
 from ..settings import Settings
 from ..team.layer import LAYER, known_texts, load_team
 
@@ -83,8 +84,15 @@ def verification_targets(texts: list[str], limit: int = 200) -> list[str]:
 
 
 def known_entries(
-    tree: MemoryTree, user_md: str, project_md: str, user_path: Path, project_path: Path
+    tree: MemoryTree,
+    user_md: str,
+    project_md: str,
+    user_path: Path,
+    project_path: Path,
+    layer_dirs: tuple[Path, ...] = (),
 ) -> list[KnownEntry]:
+    """Every entry memory holds, by layer; what a CLAUDE.md imports counts as that CLAUDE.md's, except
+    files of a folder read as a layer of its own (`layer_dirs`: the team memory)."""
     known: list[KnownEntry] = []
     for name, file in sorted(tree.files.items()):
         if file.document is None:
@@ -95,10 +103,19 @@ def known_entries(
         else:
             known.extend(KnownEntry(layer, name, entry.text) for entry in file.document.entries())
     for layer, text, path in (("L0", user_md, user_path), ("L1", project_md, project_path)):
-        known.extend(
-            KnownEntry(layer, str(path), line.strip()) for line in text.splitlines() if len(line.strip()) > 8
-        )
+        imported = [(p, t) for p, t in imported_texts(path) if not _inside(p, layer_dirs)] if text else []
+        for source, content in [(path, text), *imported]:  # what a CLAUDE.md imports is remembered too
+            known.extend(
+                KnownEntry(layer, str(source), line.strip())
+                for line in content.splitlines()
+                if len(line.strip()) > 8
+            )
     return known
+
+
+def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder.resolve()) for folder in folders)
 
 
 def _encodable(name: str) -> bool:
@@ -148,7 +165,8 @@ def orient(settings: Settings, *, create: bool = False) -> Snapshot:
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
     team = load_team(layout)
-    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
+    teams = (layout.team_dir,) if layout.team_dir else ()
+    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md, teams)
     if team is not None:  # the team layer: read for dedup and audit, written only through a plan
         hashes.update(
             {str(team.root / n): f.digest for n, f in sorted(team.files.items()) if f.error is None}
