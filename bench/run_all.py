@@ -42,6 +42,7 @@ BENCHES = (
     Bench("audit_corpus", corpus="needs"),
     Bench("scan_corpus", ("--scales", "1", "--rounds", "1"), corpus="needs"),
     Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
+    Bench("scan_history", corpus="needs"),
     Bench("growth"),
     Bench("secret_corpus", ("1",)),
     Bench("kill_loop", ("10",)),
