@@ -102,9 +102,9 @@ async def gather(
     read_only: bool = False,
 ) -> GatherResult:
     """Both agents at once; `read_only` (a dry run) lets them keep no state of their own."""
-    result = GatherResult(auditor_skipped=snapshot.created_index)
+    result = GatherResult(auditor_skipped=snapshot.auditor_skipped)
     tasks = [AgentTask(DISCOVERER, snapshot, since, list(queue_items or []), progress, read_only)]
-    if not snapshot.created_index:
+    if not snapshot.auditor_skipped:
         tasks.append(AgentTask(AUDITOR, snapshot, since, [], progress, read_only))
     outcomes = await asyncio.gather(*(_run(engine, task) for task in tasks))
     for task, outcome in zip(tasks, outcomes, strict=True):
