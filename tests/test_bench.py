@@ -33,7 +33,7 @@ def test_without_the_corpus_the_corpus_benches_skip_saying_why(tmp_path: Path) -
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.count(f"skipped: needs the shared corpus at {missing}") == 6  # a line and a row each
-    for bench in ("audit_corpus", "scan_corpus"):
+    for bench in ("audit_corpus", "audit_real", "scan_corpus"):
         alone = subprocess.run([sys.executable, str(BENCH / f"{bench}.py"), "--corpus", str(missing)],
                                capture_output=True, text=True, timeout=120)  # fmt: skip
         assert alone.returncode == 0 and alone.stdout.startswith(f"skipped: the shared corpus is not at {missing}")
