@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import add_project, parse_ids, settings_of
+
 HELP = "review the pending plan a background dream prepared (rebuilt first when its files changed)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument(
         "--engine", help="engine for a rebuild of a stale plan (default: the one that made it)"
     )
@@ -30,8 +32,6 @@ def run(args: argparse.Namespace) -> int:
     from ..dream.run import DreamOptions, check_options
     from ..errors import UsageError
     from ..periodic.review import review_pending
-    from ..settings import load_settings
-    from .apply import parse_ids
 
     options = DreamOptions(
         engine=args.engine, yes=args.yes, only=parse_ids(args.only), dry_run=args.dry_run, json=args.json
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     check_options(options)
     if args.reject and (args.yes or args.only or args.dry_run):
         raise UsageError("--reject decides alone: not with --yes, --only or --dry-run")
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     result = review_pending(
         settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin, reject=args.reject
     )

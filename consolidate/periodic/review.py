@@ -37,7 +37,7 @@ def review_pending(
 ) -> DreamResult | None:
     """Show and settle the pending plan (`reject`: reject all of it); None when there is none."""
     shown = err if options.json else out
-    with writing_run(settings):
+    with writing_run(settings, dry=options.dry_run):
         pending = load_pending(settings)
         if pending is None:
             err.write(NO_PLAN.format(memory=settings.memory_dir))

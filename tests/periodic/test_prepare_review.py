@@ -116,7 +116,7 @@ def test_review_approve_all_applies_journals_and_clears_the_plan(example, settin
 
 def test_review_only_and_reject(example, settings, script, capsys) -> None:  # type: ignore[no-untyped-def]
     prepare(capsys, example, script)
-    code, out, _ = cli(capsys, example, "review", "--only", "P1")
+    code, out, _ = cli(capsys, example, "review", "--only", "p1")
     assert code == 0 and "| REMOVE |" in out
     assert CLEAN not in (example.memory_dir / "MEMORY.md").read_text()
     assert load_pending(settings) is None
