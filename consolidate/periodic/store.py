@@ -7,7 +7,7 @@ One folder per memory dir, `<state>/pending/<key>/`:
                   was made, proposals by action, the files it was made from (hash, mtime, size), the
                   repository's HEAD, tokens and cost when an LLM engine ran, and the queue and backlog
                   ids the review settles
-- `announced`     the `created_at` of the plan SessionStart has already announced (once per plan)
+- `announced`     the plan file SessionStart has already announced (once per plan)
 - `running`       the pid of the background run preparing a plan (`start.lock` serialises its start)
 
 Both are written atomically, the new plan beside the old one, then the summary that names it, then the
@@ -114,10 +114,11 @@ def _cost(summary: dict[str, Any]) -> str:
 def announce_once(folder: Path, summary: dict[str, Any]) -> bool:
     """True the first time this plan is asked about (then never again for it)."""
     marker = folder / ANNOUNCED_FILE
+    identity = str(summary.get("plan_file") or summary["created_at"])  # a plan file is named by its hash
     with suppress(OSError):
-        if marker.read_text(encoding="utf-8").strip() == summary["created_at"]:
+        if marker.read_text(encoding="utf-8").strip() == identity:
             return False
-    atomic_write(marker, (summary["created_at"] + "\n").encode())
+    atomic_write(marker, (identity + "\n").encode())
     return True
 
 
