@@ -57,6 +57,25 @@ def hook_in_process(example, event: str, **more: str) -> str:  # type: ignore[no
     return stdout.getvalue()
 
 
+def prepare_now(example, engine: str) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.cli import main
+
+    assert (
+        main(
+            [
+                "dream",
+                "--prepare",
+                str(example.project),
+                "--claude-home",
+                str(example.claude_home),
+                "--engine",
+                engine,
+            ]
+        )
+        == 0
+    )
+
+
 def wait_for(condition, seconds: float = 120.0) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -137,19 +156,8 @@ def test_nothing_starts_when_no_dream_is_due_or_it_is_turned_off(example, settin
 
 
 def test_a_fresh_pending_plan_is_not_prepared_again(example, settings, script, capsys) -> None:  # type: ignore[no-untyped-def]
-    from consolidate.cli import main
 
-    main(
-        [
-            "dream",
-            "--prepare",
-            str(example.project),
-            "--claude-home",
-            str(example.claude_home),
-            "--engine",
-            script,
-        ]
-    )
+    prepare_now(example, script)
     due(settings, script)
     hook_in_process(example, "SessionEnd")
     assert not (folder_of(settings) / store.RUNNING_FILE).exists()
@@ -164,17 +172,7 @@ def test_a_failed_run_logs_one_line_and_keeps_the_previous_plan(
 ) -> None:  # type: ignore[no-untyped-def]
     from consolidate.cli import main
 
-    main(
-        [
-            "dream",
-            "--prepare",
-            str(example.project),
-            "--claude-home",
-            str(example.claude_home),
-            "--engine",
-            script,
-        ]
-    )
+    prepare_now(example, script)
     kept = snapshot_bytes(folder_of(settings))
     configure(settings, "[periodic]\ntimeout_minutes = 0.001\n")  # one second
     slow = f"scripted:{script_file(tmp_path, sleep=30)}"
@@ -209,17 +207,7 @@ def test_session_start_announces_a_pending_plan_once(example, settings, script, 
     from consolidate.cli import main
 
     due(settings, script)  # the reminder would fire too: the announcement takes its place
-    main(
-        [
-            "dream",
-            "--prepare",
-            str(example.project),
-            "--claude-home",
-            str(example.claude_home),
-            "--engine",
-            script,
-        ]
-    )
+    prepare_now(example, script)
     first = json.loads(hook_in_process(example, "SessionStart", source="startup"))
     text = first["hookSpecificOutput"]["additionalContext"]
     assert (
@@ -229,17 +217,7 @@ def test_session_start_announces_a_pending_plan_once(example, settings, script, 
     assert "has never been consolidated" not in text
     second = hook_in_process(example, "SessionStart", source="startup")
     assert "consolidation plan" not in second and "never been consolidated" not in second
-    main(
-        [
-            "dream",
-            "--prepare",
-            str(example.project),
-            "--claude-home",
-            str(example.claude_home),
-            "--engine",
-            "offline",
-        ]
-    )
+    prepare_now(example, "offline")
     third = hook_in_process(example, "SessionStart", source="startup")
     assert "A consolidation plan is ready:" in third  # a newer plan is announced once in its turn
     main(["review", str(example.project), "--claude-home", str(example.claude_home), "--yes"])
