@@ -18,6 +18,7 @@ from consolidate.periodic.launch import start_background
 from consolidate.periodic.pending import folder_of, load_pending
 from consolidate.runs import lock_file
 from tests.helpers.memory import snapshot_bytes
+from tests.hooks.test_entry import HEAVY
 from tests.periodic.conftest import script_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,7 +90,7 @@ def test_session_end_starts_a_detached_run_that_outlives_the_hook(example, setti
     due(settings, f"scripted:{script_file(tmp_path, sleep=2)}")
     before = snapshot_bytes(example.memory_dir)
     hook = subprocess.run(
-        [sys.executable, "-m", "consolidate", "hook", "SessionEnd"],
+        [sys.executable, "-X", "importtime", "-m", "consolidate", "hook", "SessionEnd"],
         input=end_payload(example),
         capture_output=True,
         text=True,
@@ -97,7 +98,11 @@ def test_session_end_starts_a_detached_run_that_outlives_the_hook(example, setti
         cwd=tmp_path,
         timeout=60,
     )
-    assert hook.returncode == 0 and hook.stdout == "" and hook.stderr == ""
+    assert hook.returncode == 0 and hook.stdout == ""
+    imported = {
+        line.rsplit("|", 1)[1].strip().split(".")[0] for line in hook.stderr.splitlines() if "|" in line
+    }
+    assert "subprocess" in imported and not imported & set(HEAVY)  # it started the run, and stayed light
     folder = folder_of(settings)
     pid = store.running_pid(folder)
     assert pid is not None, "the hook exited and no background run is alive"
