@@ -70,10 +70,10 @@ def run(args: argparse.Namespace) -> int:
         fallback=args.fallback,
     )
     check_options(options)
-    settings = settings_of(args)
     if args.background:
-        from ..periodic.background import run_background
+        from ..periodic.background import background_main
 
-        return run_background(settings, args.engine)
+        return background_main(args)
+    settings = settings_of(args)
     result = run_dream(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
     return 0 if result.report is None or result.report.ok else 1

@@ -7,6 +7,7 @@ when it fails — the previous pending plan is then left exactly as it was. Noth
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import signal
@@ -30,6 +31,21 @@ class TimedOut(Exception):
 
 def background_config(settings: Settings) -> Config:
     return load_config(settings.state_dir, repo_root(settings.layout.project))
+
+
+def background_main(args: argparse.Namespace) -> int:
+    """`dream --background`: even a project that cannot be resolved any more is one line in the log."""
+    from ..capture.places import claude_home, state_root
+    from ..commands.options import settings_of
+    from ..errors import ConsolidateError
+
+    try:
+        settings = settings_of(args)
+    except ConsolidateError as exc:
+        where = str(getattr(args, "project", None) or getattr(args, "project_option", None) or os.getcwd())
+        log_line(state_root(claude_home(getattr(args, "claude_home", None))), where, str(exc))
+        return exc.exit_code
+    return run_background(settings, args.engine)
 
 
 def run_background(settings: Settings, engine: str | None) -> int:
@@ -89,13 +105,15 @@ def log_path(state_dir: Path) -> Path:
 
 def log_failure(settings: Settings, reason: str) -> None:
     """One line per failed run (the log is kept under ~256 KB by rotating once)."""
+    log_line(settings.state_dir, str(settings.memory_dir), reason)
+
+
+def log_line(state_dir: Path, where: str, reason: str) -> None:
     from ..secrets import redact
 
-    path = log_path(settings.state_dir)
+    path = log_path(state_dir)
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    line = redact(
-        f"{stamp} {settings.memory_dir}: dream --prepare failed: {reason}; the previous pending plan is kept"
-    )
+    line = redact(f"{stamp} {where}: dream --prepare failed: {reason}; the previous pending plan is kept")
     with suppress(OSError):
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists() and path.stat().st_size > LOG_MAX_BYTES:

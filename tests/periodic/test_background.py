@@ -227,3 +227,13 @@ def test_session_start_announces_a_pending_plan_once(example, settings, script, 
     assert "A consolidation plan is ready:" in third  # a newer plan is announced once in its turn
     main(["review", str(example.project), "--claude-home", str(example.claude_home), "--yes"])
     assert "consolidation plan is ready" not in hook_in_process(example, "SessionStart", source="startup")
+
+
+def test_a_project_that_is_gone_is_one_log_line(tmp_path, isolated_env, capsys) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.cli import main
+
+    gone = tmp_path / "removed-project"
+    assert main(["dream", "--prepare", "--background", str(gone)]) == 2
+    assert capsys.readouterr() == ("", "")
+    lines = log_path(Path(os.environ["CONSOLIDATE_STATE_DIR"])).read_text().splitlines()
+    assert len(lines) == 1 and f"{gone}: dream --prepare failed: no such project directory" in lines[0]
