@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,8 +12,9 @@ from typing import Any
 
 from ..capture.config import Config, load_config
 from ..capture.places import claude_home, repo_root, state_root, transcripts_dir
+from ..lazyre import lazy
 
-_SAFE_SESSION = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+_SAFE_SESSION = lazy(r"^[A-Za-z0-9_-]{1,100}$")
 
 
 @dataclass

@@ -8,7 +8,6 @@ it) before any change, and written atomically.
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import shutil
 import sys
@@ -18,6 +17,7 @@ from typing import Any
 
 from ..errors import ConsolidateError
 from ..fsutil import atomic_write
+from ..lazyre import lazy
 
 # event → (matcher or None, timeout in seconds)
 HOOKS: dict[str, tuple[str | None, int]] = {
@@ -26,7 +26,7 @@ HOOKS: dict[str, tuple[str | None, int]] = {
     "PreToolUse": ("*", 5),
     "Stop": (None, 10),
 }
-_OURS = re.compile(r"(?:^|[\s/\\\"'])(?:-m\s+)?consolidate[\"']?\s+hook\s+(\w+)")
+_OURS = lazy(r"(?:^|[\s/\\\"'])(?:-m\s+)?consolidate[\"']?\s+hook\s+(\w+)")
 
 
 def default_launcher() -> str:
