@@ -166,3 +166,18 @@ def test_deleted_transcripts_leave_the_scan_state(settings: Settings) -> None:
     (directory / "gone.jsonl").unlink()
     assert discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC)).candidates == []
     assert jsonlib.loads(state_file.read_text())["files"] == {}
+
+
+def test_the_plain_scan_report_is_the_validated_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.models import DiscoveryReport
+
+    generate_devset(tmp_path / "dev", pool="dev", seed=5)
+    plain = find_candidates(settings, transcripts_dir=tmp_path / "dev").to_dict()
+    validated = discover(settings, transcripts_dir=tmp_path / "dev").model_dump(mode="json")
+    assert len(plain["candidates"]) >= 5
+    # the second run reads from the scan cache: the same report either way
+    assert {k: v for k, v in plain.items() if k != "stats"} == {
+        k: v for k, v in validated.items() if k != "stats"
+    }
+    assert DiscoveryReport.model_validate(plain).model_dump(mode="json")["candidates"] == plain["candidates"]
