@@ -33,6 +33,8 @@ class Draft:
     changes: list[dict[str, Any]]
     evidence: list[EvidenceRef] = field(default_factory=list)
     queue_ids: list[str] = field(default_factory=list)
+    reason: str = ""  # the kind of finding within its category: proposals of one kind are reviewed as a group
+    subject: str = ""  # what it is about (a renamed path): found in several files, fixed together
 
     def as_dict(self, pid: str) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -50,6 +52,8 @@ class Draft:
         }
         if self.queue_ids:
             data["queue_ids"] = self.queue_ids
+        if self.reason:
+            data["reason"] = self.reason
         return data
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +17,9 @@ from ..engines import get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
-from ..plan import Plan, load_plan
+from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, show_proposal
+from ..review import Ask, ask_approval, preview_group_diff, show_plan
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
 from .gather import GatherResult, gather
@@ -63,7 +64,10 @@ def run_dream(
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings, create=not options.dry_run)
         if snapshot.created_index:
-            progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
+            skipped = (
+                "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+            )
+            progress.say(f"MEMORY.md did not exist: created it; {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
         gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
@@ -76,9 +80,10 @@ def run_dream(
             progress.say(f"plan written to {options.plan_out}")
         if options.json:
             out.write(plan.to_json())
-        l0 = l0_proposals(plan, write_scope(settings))
+        scope = write_scope(settings)
+        l0 = l0_proposals(plan, scope)
         ids, confirm_l0, rejected = review_plan(
-            plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0
+            plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0, scope=scope
         )
         if ids is None:
             settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
@@ -99,15 +104,21 @@ def run_dream(
 
 
 def review_plan(
-    plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None, l0: set[str]
+    plan: Plan,
+    options: DreamOptions,
+    *,
+    out: TextIO,
+    stdin: TextIO,
+    ask: Ask | None,
+    l0: set[str],
+    scope: WriteScope | None = None,
 ) -> tuple[list[str] | None, bool, list[str]]:
     """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.
     A dry run never applies, whatever else is asked."""
     if not options.json:
-        for proposal in plan.select(None):
-            show_proposal(proposal, proposal.diff, out, l0=proposal.id in l0)
+        show_plan(plan, _diffs(plan, scope), out, l0)
         if not plan.proposals:
-            out.write("no proposals: memory is consistent with the sessions and the code\n")
+            out.write(_nothing_to_propose(plan))
     if options.dry_run:
         return None, False, []
     if options.only is not None:
@@ -122,9 +133,29 @@ def review_plan(
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
         return None, False, []
-    approved = ask_approval(plan.select(None), ask or input, out, l0)
+    approved = ask_approval(plan.select(None), ask or input, out, l0, plan.groups)
     rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
+
+
+def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:
+    """A proposal's own diff (made with the plan); a group's, computed from all its items together
+    (or their own diffs one after another, without a write scope to compute it in)."""
+
+    def diff(proposals: list[Proposal]) -> str:
+        if len(proposals) == 1 or scope is None:
+            return "".join(p.diff for p in proposals)
+        return preview_group_diff(plan, proposals, scope)
+
+    return diff
+
+
+def _nothing_to_propose(plan: Plan) -> str:
+    """Say "consistent" only when it is: an index over what Claude Code loads never is."""
+    over = [n for n in plan.notes if n.startswith("over budget")]
+    if over:
+        return f"no proposals, but MEMORY.md is not consistent: {over[0]}\n"
+    return "no proposals: memory is consistent with the sessions and the code\n"
 
 
 def _dropped(gathered: GatherResult) -> list[str]:

@@ -19,8 +19,10 @@ from ..runs import write_scope
 from ..secrets import has_secret, redact
 from ..team.audit import team_retirements
 from .additions import MAX_ADD, additions
+from .budget import budget_drafts
 from .drafts import Draft
 from .gather import GatherResult
+from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
 from .retire import retirements
@@ -34,8 +36,14 @@ class Synthesis:
 
 
 def synthesize(
-    snapshot: Snapshot, gathered: GatherResult, *, engine: str, max_add: int = MAX_ADD
+    snapshot: Snapshot,
+    gathered: GatherResult,
+    *,
+    engine: str,
+    max_add: int = MAX_ADD,
+    max_decisions: int | None = MAX_DECISIONS,
 ) -> Synthesis:
+    """The plan of one run; at most `max_decisions` review decisions (None: every proposal found)."""
     audit = gathered.audit or AuditReport()
     discovery = gathered.discovery or DiscoveryReport()
     retired, notes, claims = retirements(audit.findings, snapshot)
@@ -45,17 +53,28 @@ def synthesize(
     drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
     adds = [d for d in added.drafts if d.action == "ADD"]
     clusters = cluster_drafts(snapshot, drafts + adds)
+    moves, over = budget_drafts(snapshot, drafts + clusters + adds)
+    clusters += moves
+    notes += over
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
     ordered = sorted(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
     )  # ids ascend in apply order
-    plan = build_plan(snapshot, gathered, engine, ordered, notes)
+    plan = build_plan(snapshot, gathered, engine, ordered, notes, max_decisions=max_decisions)
     return Synthesis(plan, plan.notes, added.recorded_queue_ids)
 
 
 def build_plan(
-    snapshot: Snapshot, gathered: GatherResult, engine: str, drafts: list[Draft], notes: list[str]
+    snapshot: Snapshot,
+    gathered: GatherResult,
+    engine: str,
+    drafts: list[Draft],
+    notes: list[str],
+    *,
+    max_decisions: int | None = None,
 ) -> Plan:
+    """Proposals with their diffs, grouped for review; with `max_decisions`, what a review cannot
+    take waits for the next run before any diff is computed for it."""
     layout = snapshot.settings.layout
     scope = write_scope(snapshot.settings)
     proposals: list[Proposal] = []
@@ -86,14 +105,15 @@ def build_plan(
             redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
         ],
     )
+    if max_decisions is not None:
+        group_proposals(plan, max_decisions=max_decisions)
     for proposal in plan.proposals:
         proposal.diff = preview_diff(plan, proposal, scope)
     unchanged = [p for p in plan.proposals if not p.diff.strip()]
     if unchanged:
         plan.notes += [f"dropped (no change): {redact(p.summary)}" for p in unchanged]
         plan.proposals = [p for p in plan.proposals if p.diff.strip()]
-        for number, proposal in enumerate(plan.proposals, start=1):
-            proposal.id = f"P{number}"
+    group_proposals(plan, max_decisions=len(plan.proposals))  # groups and ids of what is left
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {
         "auditor_skipped": gathered.auditor_skipped,

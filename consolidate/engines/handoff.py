@@ -58,7 +58,7 @@ def write_handoff(
     snapshot = orient(settings, create=False)
     folder = run_dir or settings.run_dir("agents") / started.strftime("%Y%m%dT%H%M%SZ")
     atomic_write(folder / STARTED_FILE, started.strftime("%Y-%m-%dT%H:%M:%SZ").encode())
-    agents = [DISCOVERER] if snapshot.created_index else [AUDITOR, DISCOVERER]
+    agents = [DISCOVERER] if snapshot.auditor_skipped else [AUDITOR, DISCOVERER]
     tasks: dict[str, str] = {}
     reports: dict[str, str] = {}
     for agent in agents:
@@ -67,4 +67,4 @@ def write_handoff(
         atomic_write(path, redact(task_prompt(task)).encode("utf-8", "replace"))
         tasks[agent], reports[agent] = str(path), str(folder / f"{agent}.json")
     layout = settings.layout
-    return Handoff(layout.project, layout.memory_dir, folder, snapshot.created_index, tasks, reports)
+    return Handoff(layout.project, layout.memory_dir, folder, snapshot.auditor_skipped, tasks, reports)
