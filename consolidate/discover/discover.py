@@ -19,11 +19,8 @@ from ..imports import imported_texts
 from ..marker import read_marker
 from ..settings import Settings
 from ..transcripts.session import TranscriptFile
-from .candidates import queue_signal, to_candidate
-from .dedupe import merge_candidates
-from .existing import compare, statements
-from .quality import rejection_reason
 from .report import Learning, ScanReport
+from .reportcache import cached_report
 from .scanner import SignalCache
 from .signals import Signal
 from .window import most_recent_sessions, select_transcripts, timestamp_after
@@ -106,8 +103,12 @@ def _run(
         if progress is not None:
             progress(done, len(files), str(file.path))
     cache.save()
-    signals.extend(queue_signal(dict(item)) for item in extra_items)
-    report = build_report(signals, memory)
+    if extra_items:
+        from .candidates import queue_signal
+
+        signals.extend(queue_signal(dict(item)) for item in extra_items)
+    texts = dict(memory) if isinstance(memory, Mapping) else list(memory)
+    report = cached_report(cache.directory, signals, texts, build_report)
     report.sessions_scanned = len({f.session_id for f in files})
     report.stats.update(stats)
     return report
@@ -115,6 +116,11 @@ def _run(
 
 def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
+    from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
+    from .dedupe import merge_candidates
+    from .existing import compare, statements
+    from .quality import rejection_reason
+
     stats: Counter[str] = Counter(signals=len(signals))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
