@@ -61,7 +61,8 @@ def stem(word: str) -> str:
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)  # |a ∪ b| = |a| + |b| − |a ∩ b|: one set operation, not two
+    return shared / (len(a) + len(b) - shared)
 
 
 def containment(a: frozenset[str], b: frozenset[str]) -> float:
@@ -110,5 +111,13 @@ def candidate_pairs(sets: Sequence[frozenset[str]]) -> set[tuple[int, int]]:
 
 def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tuple[int, int, float]]:
     """Pairs with Jaccard ≥ threshold, best first (exact Jaccard on LSH candidates only)."""
-    scored = [(i, j, jaccard(sets[i], sets[j])) for i, j in candidate_pairs(sets)]
-    return sorted((p for p in scored if p[2] >= threshold), key=lambda p: (-p[2], p[0], p[1]))
+    sizes = [len(s) for s in sets]
+    scored = []
+    for i, j in candidate_pairs(sets):
+        small, large = sorted((sizes[i], sizes[j]))
+        if small < threshold * large:  # Jaccard ≤ |small| / |large|: below the threshold whatever they share
+            continue
+        score = jaccard(sets[i], sets[j])
+        if score >= threshold:
+            scored.append((i, j, score))
+    return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
