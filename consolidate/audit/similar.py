@@ -12,6 +12,7 @@ import re
 import struct
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 BANDS, ROWS = 16, 2
 
@@ -103,9 +104,7 @@ def candidate_pairs(sets: Sequence[frozenset[str]]) -> set[tuple[int, int]]:
     for members in buckets.values():
         if len(members) < 2 or len(members) > 200:
             continue  # a band shared by hundreds is boilerplate, not duplication
-        for i, left in enumerate(members):
-            for right in members[i + 1 :]:
-                pairs.add((left, right))
+        pairs.update(combinations(members, 2))  # members are in index order: each pair is (i < j)
     return pairs
 
 
@@ -113,11 +112,12 @@ def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tupl
     """Pairs with Jaccard ≥ threshold, best first (exact Jaccard on LSH candidates only)."""
     sizes = [len(s) for s in sets]
     scored = []
-    for i, j in candidate_pairs(sets):
-        small, large = sorted((sizes[i], sizes[j]))
-        if small < threshold * large:  # Jaccard ≤ |small| / |large|: below the threshold whatever they share
-            continue
-        score = jaccard(sets[i], sets[j])
+    for i, j in candidate_pairs(sets):  # never an empty set: it has no signature
+        left, right = sizes[i], sizes[j]
+        if (left < threshold * right) if left < right else (right < threshold * left):
+            continue  # Jaccard ≤ |smaller| / |larger|: below the threshold whatever they share
+        shared = len(sets[i] & sets[j])
+        score = shared / (left + right - shared)  # `jaccard`, inlined: this loop runs per candidate pair
         if score >= threshold:
             scored.append((i, j, score))
     return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
