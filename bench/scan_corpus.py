@@ -48,12 +48,12 @@ BASELINE = (
 )
 
 
-def link_corpus(target: Path, copies: int, sources: list[str] = SOURCES) -> None:
+def link_corpus(target: Path, copies: int, corpus: Path = CORPUS, sources: list[str] = SOURCES) -> None:
     """`copies` times every session (and its subagents) of the corpus, linked under fresh names."""
     target.mkdir(parents=True)
     for copy in range(copies):
         for index, source in enumerate(sources):
-            folder = CORPUS / source
+            folder = corpus / source
             for entry in folder.iterdir():
                 name = f"c{copy}s{index}-{entry.name}"
                 if entry.suffix == ".jsonl" or (entry / "subagents").is_dir():
@@ -71,10 +71,10 @@ def parse_every_line(directory: Path) -> int:
     return lines
 
 
-def speed(root: Path, rounds: int) -> None:
+def speed(root: Path, rounds: int, corpus: Path) -> None:
     """Whole processes, round by round: baseline, full scan (empty state), re-scan (nothing changed)."""
     directory = root / "speed" / "sessions"
-    link_corpus(directory, 1, SPEED_SOURCES)
+    link_corpus(directory, 1, corpus, SPEED_SOURCES)
     project, state = root / "speed" / "project", root / "speed" / "state"
     project.mkdir()
     env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(state), "NO_COLOR": "1"}
@@ -132,13 +132,13 @@ def measure(mode: str, directory: Path, state: Path) -> dict[str, float]:
     return dict(json.loads(output.strip().splitlines()[-1]))
 
 
-def memory(root: Path, scales: list[int]) -> None:
+def memory(root: Path, scales: list[int], corpus: Path) -> None:
     """Peak RSS of a full scan at multiples of the whole corpus, beside the baseline's."""
     print("\npeak RSS, full scan of N times the corpus (all three projects):")
     print("scale  rss_baseline_mb  rss_scan_mb  candidates")
     for scale in scales:
         directory = root / f"x{scale}" / "sessions"
-        link_corpus(directory, scale)
+        link_corpus(directory, scale, corpus)
         state = root / f"x{scale}" / "state"
         baseline, full = measure("baseline", directory, state), measure("scan", directory, state)
         print(f"{scale:>5}  {baseline['max_rss_mb']:>15.0f}  {full['max_rss_mb']:>11.0f}  {full['candidates']:>10.0f}")
@@ -168,21 +168,23 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print the candidates found in the corpus")
     parser.add_argument("--scales", default="1,2,4", help="corpus multiples for the memory measurement")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the speed measurement")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child[0], Path(args.child[1]), Path(args.child[2]))))
         return
-    if not CORPUS.is_dir():
-        print(f"needs the corpus at {CORPUS}; skipped")
+    missing = [s for s in SOURCES if not (args.corpus / s).is_dir()]
+    if missing:
+        print(f"skipped: the shared corpus is not at {args.corpus.resolve()} (missing {missing[0]})")
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         if args.rounds:
-            speed(root, args.rounds)
+            speed(root, args.rounds, args.corpus)
         if args.scales:
-            memory(root, [int(s) for s in args.scales.split(",")])
+            memory(root, [int(s) for s in args.scales.split(",")], args.corpus)
         if args.show:
-            link_corpus(root / "show" / "sessions", 1)
+            link_corpus(root / "show" / "sessions", 1, args.corpus)
             show_candidates(root / "show" / "sessions", root / "show-state")
 
 
