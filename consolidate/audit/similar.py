@@ -111,13 +111,29 @@ def candidate_pairs(sets: Sequence[frozenset[str]]) -> set[tuple[int, int]]:
 def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tuple[int, int, float]]:
     """Pairs with Jaccard ≥ threshold, best first (exact Jaccard on LSH candidates only)."""
     sizes = [len(s) for s in sets]
+    masks = _bitmasks(sets)
     scored = []
     for i, j in candidate_pairs(sets):  # never an empty set: it has no signature
         left, right = sizes[i], sizes[j]
         if (left < threshold * right) if left < right else (right < threshold * left):
             continue  # Jaccard ≤ |smaller| / |larger|: below the threshold whatever they share
-        shared = len(sets[i] & sets[j])
+        shared = (masks[i] & masks[j]).bit_count()  # |a ∩ b| without building the set
         score = shared / (left + right - shared)  # `jaccard`, inlined: this loop runs per candidate pair
         if score >= threshold:
             scored.append((i, j, score))
     return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
+
+
+def _bitmasks(sets: Sequence[frozenset[str]]) -> list[int]:
+    """Each set as an integer with one bit per distinct token: an intersection is one AND."""
+    bits: dict[str, int] = {}
+    masks = []
+    for items in sets:
+        mask = 0
+        for item in items:
+            bit = bits.get(item)
+            if bit is None:
+                bit = bits[item] = 1 << len(bits)
+            mask |= bit
+        masks.append(mask)
+    return masks
