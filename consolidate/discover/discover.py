@@ -41,11 +41,13 @@ def discover(
     *,
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
+    save_state: bool = True,
 ) -> DiscoveryReport:
-    """Candidates from the sessions after `since` (default: the last consolidation; all when never)."""
+    """Candidates from the sessions after `since` (default: the last consolidation; all when never).
+    `save_state=False` (a dry run) keeps the scan cache as it was."""
     return find_candidates(
         settings, existing_memory_texts, since, sessions, extra_items,
-        transcripts_dir=transcripts_dir, progress=progress,
+        transcripts_dir=transcripts_dir, progress=progress, save_state=save_state,
     ).to_model()  # fmt: skip
 
 
@@ -58,13 +60,14 @@ def find_candidates(
     *,
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
+    save_state: bool = True,
 ) -> ScanReport:
     """`discover` as plain data."""
     directory = transcripts_dir or settings.layout.transcripts_dir
     if since is None and sessions is None:
         since = read_marker(settings.memory_dir)
     files = select_transcripts(directory, since, sessions)
-    return _run(settings, files, existing_memory_texts, since, extra_items, progress)
+    return _run(settings, files, existing_memory_texts, since, extra_items, progress, save_state)
 
 
 def discover_recent(
@@ -75,11 +78,12 @@ def discover_recent(
     *,
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
+    save_state: bool = True,
 ) -> DiscoveryReport:
     """Candidates from the `limit` most recent sessions only, whatever the last consolidation."""
     directory = transcripts_dir or settings.layout.transcripts_dir
     files = most_recent_sessions(directory, limit)
-    report = _run(settings, files, existing_memory_texts, None, extra_items, progress)
+    report = _run(settings, files, existing_memory_texts, None, extra_items, progress, save_state)
     report.notes.append(f"fallback scan of the {limit} most recent sessions")
     return report.to_model()
 
@@ -91,6 +95,7 @@ def _run(
     since: datetime | None,
     extra_items: Sequence[Mapping[str, Any]],
     progress: Progress | None,
+    save_state: bool = True,
 ) -> ScanReport:
     cache = SignalCache(settings.run_dir("scan"))
     signals: list[Signal] = []
@@ -102,13 +107,14 @@ def _run(
         stats[f"files_{scan.change.value}"] += 1
         if progress is not None:
             progress(done, len(files), str(file.path))
-    cache.save()
+    if save_state:
+        cache.save()
     if extra_items:
         from .candidates import queue_signal
 
         signals.extend(queue_signal(dict(item)) for item in extra_items)
     texts = dict(memory) if isinstance(memory, Mapping) else list(memory)
-    report = cached_report(cache.directory, signals, texts, build_report)
+    report = cached_report(cache.directory, signals, texts, build_report, save=save_state)
     report.sessions_scanned = len({f.session_id for f in files})
     report.stats.update(stats)
     return report

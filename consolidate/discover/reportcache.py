@@ -34,14 +34,19 @@ def cached_report(
     signals: list[Signal],
     memory: Mapping[str, str] | list[str],
     build: Callable[[list[Signal], Mapping[str, str] | list[str]], ScanReport],
+    *,
+    save: bool = True,
 ) -> ScanReport:
-    """`build(signals, memory)`, or the same report saved by the last scan when nothing it depends on changed."""
+    """`build(signals, memory)`, or the same report saved by the last scan when nothing it depends on
+    changed. `save=False` (a dry run) reads the saved report but writes none."""
     key = _key(signals, memory)
     path = directory / REPORT_FILE
     saved = _load(path, key)
     if saved is not None:
         return saved
     report = build(signals, memory)
+    if not save:
+        return report
     try:
         document = {"key": key, "report": report.to_dict()}
         atomic_write(path, json.dumps(document, ensure_ascii=False).encode())

@@ -207,3 +207,13 @@ def test_an_unchanged_scan_answers_from_the_saved_report(settings: Settings, tmp
     rebuilt = find_candidates(settings, transcripts_dir=tmp_path / "t").to_dict()
     assert [c["principle"] for c in rebuilt["candidates"]] == ["Use pnpm instead of npm"]
     assert json.loads(saved.read_text())["report"]["candidates"][0]["principle"] == "Use pnpm instead of npm"
+
+
+def test_a_dry_run_writes_no_saved_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.discover.reportcache import REPORT_FILE
+
+    _session(tmp_path / "t", "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    report = find_candidates(settings, transcripts_dir=tmp_path / "t", save_state=False)
+    assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
+    assert not (settings.run_dir("scan") / REPORT_FILE).exists()
