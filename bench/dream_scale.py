@@ -195,6 +195,7 @@ def measure(size: str, work: Path, rounds: int) -> dict[str, object]:
     cpu: list[float] = []
     wall: list[float] = []
     dream_cpu: list[float] = []
+    dream_wall: list[float] = []
     rss: list[float] = []
     outcome = ""
     for _ in range(rounds):
@@ -208,9 +209,10 @@ def measure(size: str, work: Path, rounds: int) -> dict[str, object]:
         cpu.append(run.cpu / base.cpu)
         wall.append(run.wall / base.wall)
         dream_cpu.append(run.cpu)
+        dream_wall.append(run.wall)
         rss.append(run.peak_rss_mb)
     return {"size": size, "entries": entries, "transcripts_mb": megabytes, "sessions": sessions,
-            "cpu": cpu, "wall": wall, "dream_cpu": dream_cpu, "rss": rss, "outcome": outcome}  # fmt: skip
+            "cpu": cpu, "wall": wall, "dream_cpu": dream_cpu, "dream_wall": dream_wall, "rss": rss, "outcome": outcome}  # fmt: skip
 
 
 def main() -> None:
@@ -230,7 +232,7 @@ def main() -> None:
                 continue
             print(f"{size:6} {row['entries']:>5} entries + {row['transcripts_mb']:>4} MB ({row['sessions']} sessions): "
                   f"CPU {fmt_spread(row['cpu'])}  wall {fmt_spread(row['wall'])}  "
-                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  peak RSS {max(row['rss']):.0f} MB  "
+                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  peak RSS {max(row['rss']):.0f} MB  "
                   f"{row['outcome']}", flush=True)  # fmt: skip
             if not args.keep:
                 shutil.rmtree(work / size, ignore_errors=True)
