@@ -50,8 +50,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..dream.run import DreamOptions, check_options, run_dream
     from ..errors import UsageError
+
+    if args.background:  # unattended: every failure, even an import, is one line in periodic.log
+        if args.yes or args.only or args.dry_run or args.json or args.plan_out:
+            raise UsageError("--background prepares a pending plan and nothing else")
+        from ..periodic.background import background_main
+
+        return background_main(args)
+    from ..dream.run import DreamOptions, check_options, run_dream
     from ..timeparse import since_option
     from .options import parse_ids
 
@@ -66,14 +73,10 @@ def run(args: argparse.Namespace) -> int:
         plan_out=Path(args.plan_out) if args.plan_out else None,
         since=since_option(args.since) if args.since else None,
         max_add=args.max_add,
-        prepare=args.prepare or args.background,
+        prepare=args.prepare,
         fallback=args.fallback,
     )
     check_options(options)
-    if args.background:
-        from ..periodic.background import background_main
-
-        return background_main(args)
     settings = settings_of(args)
     result = run_dream(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
     return 0 if result.report is None or result.report.ok else 1

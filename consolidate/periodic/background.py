@@ -11,6 +11,7 @@ import argparse
 import io
 import os
 import signal
+import sys
 from contextlib import suppress
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,8 +51,6 @@ def background_main(args: argparse.Namespace) -> int:
 
 def run_background(settings: Settings, engine: str | None) -> int:
     """Prepare a pending plan without a person; 0 when it was saved, 1 (and one log line) when not."""
-    from ..dream.run import DreamOptions, run_dream
-
     config = background_config(settings)
     folder = pending_dir(settings.state_dir, settings.memory_dir)
     _own_process_group()
@@ -63,9 +62,20 @@ def run_background(settings: Settings, engine: str | None) -> int:
     signal.alarm(timeout)
     quiet = io.StringIO()
     try:
+        from ..dream.run import DreamOptions, run_dream
+
         options = DreamOptions(engine=engine or config.periodic_engine or None, prepare=True)
         run_dream(settings, options, out=quiet, err=quiet, stdin=io.StringIO(""))
         return 0
+    except (
+        ImportError
+    ) as exc:  # the hook's interpreter runs hooks (standard library) but lacks our dependencies
+        log_failure(
+            settings,
+            f"{sys.executable} cannot import {exc.name or exc}: install consolidate with its dependencies for "
+            "it (pipx or uv tool), then run `consolidate install`",
+        )
+        return 1
     except TimedOut:
         log_failure(settings, f"stopped after {timeout} s ([periodic] timeout_minutes)")
         _stop_children()

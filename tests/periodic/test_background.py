@@ -237,3 +237,27 @@ def test_a_project_that_is_gone_is_one_log_line(tmp_path, isolated_env, capsys) 
     assert capsys.readouterr() == ("", "")
     lines = log_path(Path(os.environ["CONSOLIDATE_STATE_DIR"])).read_text().splitlines()
     assert len(lines) == 1 and f"{gone}: dream --prepare failed: no such project directory" in lines[0]
+
+
+def test_an_interpreter_without_our_dependencies_is_one_log_line(example, settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The hook's python3 may run hooks (standard library only) yet lack pydantic: the run says so."""
+    args = [
+        "dream",
+        "--prepare",
+        "--background",
+        str(example.project),
+        "--claude-home",
+        str(example.claude_home),
+    ]
+    run = subprocess.run(
+        [sys.executable, "-S", "-P", "-m", "consolidate", *args],
+        capture_output=True, text=True, env=hook_env(example), cwd=tmp_path, timeout=60,
+    )  # fmt: skip
+    assert run.returncode == 1 and run.stdout == "" and run.stderr == ""
+    lines = log_path(settings.state_dir).read_text().splitlines()
+    assert (
+        len(lines) == 1
+        and "cannot import" in lines[0]
+        and "install consolidate with its dependencies" in lines[0]
+    )
+    assert store.read_summary(folder_of(settings)) is None
