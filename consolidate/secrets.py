@@ -357,8 +357,8 @@ def _check_entropy(value: str, match: re.Match[str]) -> int:
 # A path has parts that are words (`tmp`, `acme-api`, `Users`, `CLAUDE`): two of them, or one when it
 # starts at the root (what `~/`, `./` and `$HOME/` leave to the token) or with a word (`src/…`). A random
 # base64 token is that rarely (about once in two thousand).
-_PATH_START = _Lazy(r"/|[a-z]{3,}/")
-_PATH_WORD = _Lazy(r"[A-Z]?[a-z]{2,}(?:[-_][a-z]+)*|[A-Z]{3,}")
+_PATH_START = lazy(r"/|[a-z]{3,}/")
+_PATH_WORD = lazy(r"[A-Z]?[a-z]{2,}(?:[-_][a-z]+)*|[A-Z]{3,}")
 
 
 def _random_token(body: str) -> bool:
