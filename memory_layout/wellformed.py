@@ -1,0 +1,147 @@
+"""Is a line of memory whole and valid Markdown? Every line synthesis writes is checked here first.
+
+A line is broken when a code span, bracket, parenthesis or link does not close, and an index entry
+is cut when it ends on a fragment: an ellipsis, a dangling connective ("…, and"), an open clause
+mark. Text inside fenced code blocks is code, not prose, and is not checked.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .pointers import has_broken_link
+
+_BACKTICKS = re.compile(r"`+")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_LINK_TAIL = re.compile(r"\s*(?:→|->)\s*\[[^\]]*\]\([^)\s]*\)\s*$")
+_DANGLING = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "as",
+        "at",
+        "because",
+        "but",
+        "by",
+        "for",
+        "from",
+        "if",
+        "in",
+        "into",
+        "of",
+        "on",
+        "or",
+        "so",
+        "than",
+        "that",
+        "the",
+        "then",
+        "to",
+        "via",
+        "when",
+        "where",
+        "which",
+        "while",
+        "with",
+        "without",
+        "e.g.",
+        "i.e.",
+    ]
+)
+_OPEN_END = ("…", "...", ",", ";", ":", "—", "–", "-", "(", "[", "→", "->")
+
+
+def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
+    """The (start, end) of each code span in `line`, and whether every backtick run closed."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        size = end - start
+        closing = next((j for j in range(index + 1, len(runs)) if runs[j][1] - runs[j][0] == size), None)
+        if closing is None:
+            return spans, False
+        spans.append((start, runs[closing][1]))
+        index = closing + 1
+    return spans, True
+
+
+def _outside_code(line: str, spans: list[tuple[int, int]]) -> str:
+    parts, last = [], 0
+    for start, end in spans:
+        parts.append(line[last:start])
+        parts.append(" ")
+        last = end
+    parts.append(line[last:])
+    return "".join(parts)
+
+
+def _pairs_close(text: str, opening: str, closing: str) -> bool:
+    depth = 0
+    for char in text:
+        if char == opening:
+            depth += 1
+        elif char == closing:
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+def line_problems(line: str, *, entry: bool = False) -> list[str]:
+    """What is wrong with one line: unclosed code span, bracket, parenthesis or link, and — for an
+    index entry (`entry=True`) or any line — a trailing fragment. Empty when the line is whole."""
+    problems: list[str] = []
+    spans, closed = code_spans(line)
+    if not closed:
+        problems.append("unclosed code span")
+    prose = _outside_code(line, spans)
+    if not _pairs_close(prose, "[", "]"):
+        problems.append("unbalanced brackets")
+    if not _pairs_close(prose, "(", ")"):
+        problems.append("unbalanced parentheses")
+    if has_broken_link(prose):
+        problems.append("broken link")
+    tail = _fragment(prose, entry=entry)
+    if tail:
+        problems.append(tail)
+    return problems
+
+
+def _fragment(prose: str, *, entry: bool) -> str:
+    text = _LINK_TAIL.sub("", prose).rstrip()
+    if not text.strip():
+        return ""
+    if text.endswith(("…", "...")):
+        return "ends in an ellipsis"
+    if not entry:
+        return ""
+    if text.endswith(_OPEN_END):
+        return "ends on an open clause"
+    last = text.rstrip(".!?*").rsplit(None, 1)[-1].lower() if text.rstrip(".!?*").split() else ""
+    if last in _DANGLING:
+        return f"ends on a dangling “{last}”"
+    return ""
+
+
+def text_problems(text: str, *, entries: bool = False) -> list[tuple[int, str, str]]:
+    """(line number, line, problem) for every broken line of `text`, fenced code left out.
+    With `entries`, each top-level list item's first line is also checked as an index entry."""
+    found: list[tuple[int, str, str]] = []
+    fence: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        is_entry = entries and bool(re.match(r"^[-*+] ", line))
+        found.extend((number, line, problem) for problem in line_problems(line, entry=is_entry))
+    if fence is not None:
+        found.append((len(text.splitlines()), "", "unclosed code fence"))
+    return found
