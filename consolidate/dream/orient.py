@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 
 from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
+from memory_layout.imports import ImportedFile, follow_imports
 
 from ..fsutil import ABSENT, atomic_write, digest_file
 from ..gitrepo import GitRepo
@@ -42,6 +43,9 @@ class Snapshot:
     git_log: list[str]
     targets: list[str] = field(default_factory=list)
     known: list[KnownEntry] = field(default_factory=list)
+    imports: list[tuple[str, ImportedFile]] = field(
+        default_factory=list
+    )  # (L0/L1, a file a CLAUDE.md imports)
 
     @property
     def memory_dir(self) -> Path:
@@ -98,6 +102,17 @@ def known_entries(
     return known
 
 
+def claude_md_imports(
+    user_path: Path, user_md: str, project_path: Path, project_md: str
+) -> list[tuple[str, ImportedFile]]:
+    """The files each CLAUDE.md `@`-imports (read for deduplication, never written), with its layer."""
+    return [
+        (layer, imported)
+        for layer, path, text in (("L0", user_path, user_md), ("L1", project_path, project_md))
+        for imported in follow_imports(path, text, home=Path.home())
+    ]
+
+
 def _encodable(name: str) -> bool:
     """A file name that is not valid UTF-8 cannot go into a plan; such a file is only read, never changed."""
     try:
@@ -127,6 +142,14 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     repo = GitRepo.find(layout.git_root or layout.project)
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
+    imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md)
+    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
+    known += [
+        KnownEntry(layer, str(imported.path), line.strip())
+        for layer, imported in imports
+        for line in imported.text.splitlines()
+        if len(line.strip()) > 8
+    ]
     return Snapshot(
         settings,
         tree,
@@ -136,5 +159,6 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
         project_md,
         git_log,
         targets=verification_targets(texts),
-        known=known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md),
+        known=known,
+        imports=imports,
     )
