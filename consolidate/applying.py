@@ -8,7 +8,7 @@ from .apply import ApplyReport, apply_plan, l0_proposals
 from .console import is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
-from .review import Ask, ask_approval, preview_diff, show_proposal
+from .review import Ask, ask_approval, preview_diff, show_backlog, show_proposal, show_set_aside
 from .runs import journal_dir, write_scope, writing_run
 from .settings import Settings
 
@@ -22,8 +22,10 @@ def choose(
     stdin: TextIO,
     out: TextIO,
     ask: Ask | None = None,
+    rejected: list[str] | None = None,
 ) -> tuple[list[str] | None, bool]:
-    """The ids to apply and whether L0 changes are confirmed, from flags or by asking."""
+    """The ids to apply and whether L0 changes are confirmed, from flags or by asking (a reject fills
+    `rejected`)."""
     if only is not None:
         plan.select(only)  # unknown ids are a usage error before anything else happens
         return only, True
@@ -36,7 +38,9 @@ def choose(
     for proposal in plan.select(None):
         diff = preview_diff(plan, proposal, scope)  # from the changes themselves, never the plan's own text
         show_proposal(proposal, diff, out, l0=proposal.id in l0)
-    approved = ask_approval(plan.select(None), ask or input, out, l0)
+    set_aside = [p for p in plan.proposals if p.skipped is not None]
+    show_set_aside(plan, out)
+    approved = ask_approval(plan.select(None), ask or input, out, l0, set_aside=set_aside, rejected=rejected)
     return approved, True
 
 
@@ -53,17 +57,36 @@ def run_apply(
     if not plan.proposals:
         out.write("nothing to apply: the plan has no proposals\n")
         return None
-    ids, confirm_l0 = choose(plan, settings, only=only, yes=yes, stdin=stdin, out=out, ask=ask)
+    rejected: list[str] = []
+    ids, confirm_l0 = choose(
+        plan, settings, only=only, yes=yes, stdin=stdin, out=out, ask=ask, rejected=rejected
+    )
     if ids is not None and not ids:
+        with writing_run(settings):
+            _record_learnings(settings, plan, None, rejected)
         out.write("nothing approved; no file was changed\n")
         return None
     with writing_run(settings):
         report = apply_plan(
             plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
         )
+        waiting = _record_learnings(settings, plan, report, rejected)
     print_summary(report, out)
-    ack_queue_items(settings, report, [])
+    show_backlog(waiting, out)
+    ack_queue_items(settings, report, [q for p in plan.proposals if p.id in rejected for q in queue_ids(p)])
     return report
+
+
+def _record_learnings(settings: Settings, plan: Plan, report: ApplyReport | None, rejected: list[str]) -> int:
+    """Settle, retire or keep the plan's learnings in the backlog; how many wait there now."""
+    from .dream.backlog import Backlog
+
+    backlog = Backlog.load(settings)
+    done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
+    marked = report is not None and report.marker_written
+    backlog.record(plan, done=done, rejected=set(rejected), marked=marked, settled=[])
+    backlog.save()
+    return len(backlog)
 
 
 def queue_ids(proposal: Proposal) -> list[str]:

@@ -130,6 +130,12 @@ class Proposal(_Model):
         return ACTION_ORDER[self.action]
 
     @property
+    def skipped(self) -> dict[str, Any] | None:
+        """Set aside by synthesis (already recorded): applied only when named explicitly."""
+        value = (self.model_extra or {}).get("skipped")
+        return value if isinstance(value, dict) and value else None
+
+    @property
     def files(self) -> list[str]:
         names = [self.target.file]
         for change in self.changes:
@@ -153,6 +159,8 @@ class Plan(_Model):
     notes: list[str] = Field(default_factory=list)
     usage: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tokens and cost per agent
     gather: dict[str, Any] = Field(default_factory=dict)  # how phase 2 went: skips, fallbacks, failures
+    backlog: list[dict[str, Any]] = Field(default_factory=list)  # learnings left to wait (the ADD cap)
+    from_backlog: list[str] = Field(default_factory=list)  # ids of the waiting learnings it took up
 
     @field_validator("proposals")
     @classmethod
@@ -170,8 +178,9 @@ class Plan(_Model):
         )
 
     def select(self, only: list[str] | None) -> list[Proposal]:
-        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT."""
-        chosen = self.proposals
+        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. Without
+        `only`, a proposal set aside as already recorded is not among them."""
+        chosen = [p for p in self.proposals if p.skipped is None]
         if only is not None:
             known = {p.id for p in self.proposals}
             unknown = [pid for pid in only if pid not in known]

@@ -16,24 +16,34 @@ from .workspace import ChangeFailed, Workspace
 Ask = Callable[[str], str]
 
 
-def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
-    """The unified diff this proposal would make on the current files."""
+def proposed_files(plan: Plan, proposal: Proposal, scope: WriteScope) -> list[tuple[str, str, str | None]]:
+    """(name, text before, text after — None when removed) of each file the proposal would change.
+    Raises ChangeFailed when a change cannot be made on the current files."""
     paths = check_scope(plan, [proposal], scope, with_snapshot=False)
     workspace = Workspace(scope.memory_dir)
+    for change in proposal.changes:
+        apply_change(workspace, change, paths)
+    files = []
+    for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
+        before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
+        files.append(
+            (workspace.name(path), before, None if after is None else after.decode("utf-8", "replace"))
+        )
+    return files
+
+
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
+    """The unified diff this proposal would make on the current files."""
     try:
-        for change in proposal.changes:
-            apply_change(workspace, change, paths)
+        files = proposed_files(plan, proposal, scope)
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
     parts: list[str] = []
-    for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
-        before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
-        name = workspace.name(path)
-        new = "" if after is None else after.decode("utf-8", "replace")
+    for name, before, after in files:
         parts.extend(
             difflib.unified_diff(
                 before.splitlines(keepends=True),
-                new.splitlines(keepends=True),
+                (after or "").splitlines(keepends=True),
                 fromfile=f"a/{name.lstrip('/')}" if before else "/dev/null",
                 tofile=f"b/{name.lstrip('/')}" if after is not None else "/dev/null",
             )
@@ -73,34 +83,67 @@ def _one_line(text: str) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
 
-def ask_approval(proposals: list[Proposal], ask: Ask, out: TextIO, l0: set[str] | None = None) -> list[str]:
-    """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids."""
-    if not proposals:
+def ask_approval(
+    proposals: list[Proposal],
+    ask: Ask,
+    out: TextIO,
+    l0: set[str] | None = None,
+    *,
+    set_aside: list[Proposal] | None = None,
+    rejected: list[str] | None = None,
+) -> list[str]:
+    """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
+    `select` may also name a proposal `set_aside` (already recorded); a reject fills `rejected` with
+    every id it turned down."""
+    if not proposals and not set_aside:
         return []
     known = [p.id for p in proposals]
+    selectable = known + [p.id for p in set_aside or []]
     while True:
         answer = ask(f"Apply {len(proposals)} proposal(s)? [a]ll / [s]elect / [r]eject: ").strip().lower()
         if answer in ("a", "all", "y", "yes"):
             chosen = known
             break
         if answer in ("r", "reject", "n", "no", "q", ""):
+            if rejected is not None:
+                rejected.extend(known)
             return []
         if answer in ("s", "select"):
-            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
-            by_key = {pid.casefold(): pid for pid in known}
+            picked = ask(f"Which ids (comma-separated, of {', '.join(selectable)}): ")
+            by_key = {pid.casefold(): pid for pid in selectable}
             typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
             chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-            unknown = [pid for pid in chosen if pid not in known]
+            unknown = [pid for pid in chosen if pid not in selectable]
             if not unknown:
                 break
             out.write(f"unknown id(s): {', '.join(unknown)}\n")
     approved = []
-    for proposal in proposals:
+    every = proposals + (set_aside or [])
+    for proposal in every:
         if proposal.id not in chosen:
             continue
-        if proposal.id in (l0 if l0 is not None else {p.id for p in proposals if p.layer == "L0"}):
+        if proposal.id in (l0 if l0 is not None else {p.id for p in every if p.layer == "L0"}):
             reply = ask(f"{proposal.id}: {L0_WARNING} Confirm? [y/N]: ").strip().lower()
             if reply not in ("y", "yes"):
                 continue
         approved.append(proposal.id)
     return approved
+
+
+def show_set_aside(plan: Plan, out: TextIO) -> None:
+    """One line per proposal set aside as already recorded: the entry it matched, and how to keep it."""
+    for proposal in plan.proposals:
+        skipped = proposal.skipped
+        if skipped is None:
+            continue
+        matched = skipped.get("matched") or {}
+        where = f" ({_one_line(str(matched.get('file', '')))})" if matched.get("file") else ""
+        out.write(
+            f"skipped {proposal.id}: already recorded as “{_one_line(str(matched.get('entry', '')))[:200]}”"
+            f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
+        )
+
+
+def show_backlog(waiting: int, out: TextIO) -> None:
+    if waiting:
+        out.write(f"{waiting} learning(s) wait in the backlog: the next dream proposes them first\n")

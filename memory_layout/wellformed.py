@@ -20,31 +20,23 @@ _DANGLING = frozenset(
         "an",
         "and",
         "as",
-        "at",
         "because",
         "but",
         "by",
         "for",
         "from",
         "if",
-        "in",
-        "into",
         "of",
-        "on",
         "or",
         "so",
         "than",
         "that",
         "the",
-        "then",
         "to",
         "via",
         "when",
-        "where",
         "which",
-        "while",
         "with",
-        "without",
         "e.g.",
         "i.e.",
     ]
@@ -69,10 +61,11 @@ def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
 
 
 def _outside_code(line: str, spans: list[tuple[int, int]]) -> str:
+    """The line with each code span replaced by a plain word (code is neither prose nor a fragment)."""
     parts, last = [], 0
     for start, end in spans:
         parts.append(line[last:start])
-        parts.append(" ")
+        parts.append(" code ")
         last = end
     parts.append(line[last:])
     return "".join(parts)

@@ -151,11 +151,17 @@ def test_plan_out_never_overwrites_memory(example, tmp_path, capsys) -> None:  #
     assert snapshot_bytes(example.memory_dir) == before
 
 
-def test_a_skipped_l0_learning_is_proposed_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_skipped_l0_learning_waits_in_the_backlog_and_is_proposed_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = dream(capsys, example, "--engine", script(tmp_path, discovery=L0), "--yes")
     assert code == 0 and "skipped: changes ~/.claude/CLAUDE.md" in out
-    assert "not marked as consolidated" in out
-    assert not (example.memory_dir / ".last-consolidation").exists()
+    assert "1 learning(s) wait in the backlog" in out
+    assert (example.memory_dir / ".last-consolidation").exists()  # the sessions are done; the learning waits
+    assert not (example.claude_home / "CLAUDE.md").exists()
+    code, out, _ = dream(
+        capsys, example, "--engine", script(tmp_path, audit=CLEAN, discovery={"candidates": []}), "--dry-run"
+    )
+    assert code == 0 and "answer in English even when asked in Russian" in out
+    assert "[ADD] Learning: answer in English" in out
 
 
 def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,140 @@
+"""How a learning is written: the index pointer (from its title), the topic file that holds it whole,
+and the rule block of a CLAUDE.md. Nothing of the principle, detail or why is ever left out.
+
+Agent text is mended before it is written (a code span left open at the end of a line is closed), and
+every line written is checked afterwards (`memory_layout.wellformed`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memory_layout import render_frontmatter
+from memory_layout.pointers import always_on_pointer, trigger_pointer
+from memory_layout.wellformed import code_spans
+
+from ..models import Candidate
+from .drafts import plain
+from .similarity import coverage, words
+from .titles import flat, title_of
+
+KIND_TYPE = {
+    "correction": "feedback",
+    "rejection": "feedback",
+    "preference": "feedback",
+    "remember": "project",
+    "decision": "project",
+    "error-fix": "reference",
+    "marker": "feedback",
+    "queue": "feedback",
+}
+
+
+def mend(text: str) -> str:
+    """Agent text made safe to write: each line's unclosed code span is closed at the line's end."""
+    lines = []
+    for line in text.splitlines():
+        _, closed = code_spans(line)
+        lines.append(line if closed or "```" in line else line.rstrip() + "`")
+    return "\n".join(lines).strip()
+
+
+def condition(candidate: Candidate) -> str:
+    """The trigger as a condition, without a leading "when"."""
+    text = flat(candidate.trigger).rstrip(":").strip()
+    return text[5:] if text.lower().startswith("when ") else text
+
+
+def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = None) -> str:
+    """`**When <trigger>:** <title>. → [detail](file)` (always-on form without a trigger)."""
+    title = mend(takeaway if takeaway is not None else title_of(candidate))
+    if candidate.trigger.strip():
+        return trigger_pointer(condition(candidate), title, file)
+    return always_on_pointer(title, file)
+
+
+def topic_type(candidate: Candidate) -> str:
+    return KIND_TYPE.get(candidate.kind, "feedback")
+
+
+def body_lines(candidate: Candidate) -> list[str]:
+    """The learning whole: principle, detail, why (or the evidence when no why was given), how to apply."""
+    principle = mend(candidate.principle)
+    lines = [principle, ""]
+    if candidate.detail.strip():
+        lines += [mend(candidate.detail), ""]
+    if candidate.why.strip() and coverage(words(candidate.why), words(principle)) < 1.0:
+        lines += [f"**Why:** {mend(flat(candidate.why))}", ""]
+    quote = next((flat(e.quote) for e in candidate.evidence if e.quote.strip()), "")
+    if quote and coverage(words(quote), words(principle + " " + candidate.detail)) < 0.75:
+        lines += [f"**Evidence:** “{_plain_quote(quote)}”", ""]
+    if candidate.trigger.strip():
+        lines += [f"**How to apply:** when {condition(candidate)}.", ""]
+    return lines
+
+
+def topic_file(candidate: Candidate) -> str:
+    """A new topic file for the learning, with `name`, `description` and `metadata` frontmatter."""
+    session = next((e.session for e in candidate.evidence if e.session), "")
+    metadata: dict[str, Any] = {"type": topic_type(candidate)}
+    if session:
+        metadata["originSessionId"] = session
+    title = plain(title_of(candidate), 10_000)
+    matter = render_frontmatter({"name": title, "description": title, "metadata": metadata})
+    return matter + "\n".join(body_lines(candidate)).rstrip("\n") + "\n"
+
+
+def updated_topic(old: str, candidate: Candidate, *, today: str | None = None) -> str:
+    """UPDATE: the topic file keeps everything it says and gains the new part, dated."""
+    day = today or _today()
+    added = "\n".join(body_lines(candidate)).rstrip("\n")
+    return f"{old.rstrip()}\n\n## Update {day}\n\n{added}\n"
+
+
+def contradicted_topic(
+    old_matter: str, old_body: str, candidate: Candidate, *, today: str | None = None
+) -> str:
+    """CONTRADICT: the wrong statement is replaced by the learning; a History section says what it was
+    and when it changed (earlier history kept)."""
+    day = today or _today()
+    body, _, history = old_body.partition("\n## History\n")
+    was = flat(body.strip().splitlines()[0]) if body.strip() else ""
+    lines = [*body_lines(candidate), "## History", ""]
+    if history.strip():
+        lines += [history.strip(), ""]
+    lines.append(
+        f"- {day}: replaced “{_plain_quote(was)}”, which the sessions contradicted."
+        if was
+        else f"- {day}: rewritten."
+    )
+    return old_matter + "\n".join(lines).rstrip("\n") + "\n"
+
+
+def rule_block(candidate: Candidate) -> str:
+    """The learning as a CLAUDE.md rule: the whole principle (trigger first), its why, and the detail
+    indented under it so the list item holds all of it."""
+    principle = mend(flat(candidate.principle))
+    rule = (
+        trigger_pointer(condition(candidate), principle)
+        if candidate.trigger.strip()
+        else always_on_pointer(principle)
+    )
+    why = flat(candidate.why)
+    if why and coverage(words(why), words(principle)) < 1.0:
+        rule = f"{rule} {mend(why[0].upper() + why[1:])}{'' if why.endswith(('.', '!', '?')) else '.'}"
+    detail = mend(candidate.detail)
+    if detail:
+        rule += "\n" + "\n".join(f"  {line}" if line.strip() else "" for line in detail.splitlines())
+    return rule
+
+
+def _plain_quote(text: str) -> str:
+    """A quote on one line with its code spans balanced (an unbalanced backtick becomes a quote mark)."""
+    line = flat(text)
+    _, closed = code_spans(line)
+    return line if closed else line.replace("`", "'")
+
+
+def _today() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d")
