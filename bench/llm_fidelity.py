@@ -283,7 +283,7 @@ def follow(case: str, index: int, candidate: dict[str, Any], plan: dict[str, Any
         if found and subject_matches(found[1], principle):
             outcome.reason = found[0]
             return outcome
-    if best >= 0.5:
+    if best >= 0.3:
         outcome.status, outcome.proposal, outcome.missing = "cut", best_id, best_missing
         return outcome
     outcome.reason = "lost: no proposal and no note"

@@ -14,33 +14,8 @@ from .pointers import has_broken_link
 _BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_TAIL = re.compile(r"\s*(?:→|->)\s*\[[^\]]*\]\([^)\s]*\)\s*$")
-_DANGLING = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "as",
-        "because",
-        "but",
-        "by",
-        "for",
-        "from",
-        "if",
-        "of",
-        "or",
-        "so",
-        "than",
-        "that",
-        "the",
-        "to",
-        "via",
-        "when",
-        "which",
-        "with",
-        "e.g.",
-        "i.e.",
-    ]
-)
+# Words no whole sentence ends on ("… and", "… the"); "to", "with", "of" can ("when told to").
+_DANGLING = frozenset(["a", "an", "and", "because", "but", "e.g.", "i.e.", "or", "than", "the", "via"])
 _OPEN_END = ("…", "...", ",", ";", ":", "—", "–", "-", "(", "[", "→", "->")
 
 
@@ -72,15 +47,41 @@ def _outside_code(line: str, spans: list[tuple[int, int]]) -> str:
 
 
 def _pairs_close(text: str, opening: str, closing: str) -> bool:
-    depth = 0
-    for char in text:
+    return not unmatched(text, opening, closing)
+
+
+def unmatched(text: str, opening: str, closing: str) -> list[int]:
+    """Positions of the `opening`/`closing` characters of `text` that have no partner (a backslash-
+    escaped one is plain text)."""
+    stack: list[int] = []
+    lone: list[int] = []
+    for position, char in enumerate(text):
+        if position and text[position - 1] == "\\":
+            continue
         if char == opening:
-            depth += 1
+            stack.append(position)
         elif char == closing:
-            depth -= 1
-            if depth < 0:
-                return False
-    return depth == 0
+            if stack:
+                stack.pop()
+            else:
+                lone.append(position)
+    return sorted(lone + stack)
+
+
+def escape_unmatched(line: str) -> str:
+    """`line` with each bracket or parenthesis that has no partner (outside code spans) escaped, so it
+    reads the same and breaks nothing: "works :)" becomes "works :\\)"."""
+    spans, _ = code_spans(line)
+    prose = _outside_code_keep_length(line, spans)
+    lone = set(unmatched(prose, "(", ")")) | set(unmatched(prose, "[", "]"))
+    return "".join(f"\\{char}" if index in lone else char for index, char in enumerate(line))
+
+
+def _outside_code_keep_length(line: str, spans: list[tuple[int, int]]) -> str:
+    chars = list(line)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def line_problems(line: str, *, entry: bool = False) -> list[str]:
@@ -124,7 +125,13 @@ def text_problems(text: str, *, entries: bool = False) -> list[tuple[int, str, s
     With `entries`, each top-level list item's first line is also checked as an index entry."""
     found: list[tuple[int, str, str]] = []
     fence: str | None = None
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    start = _frontmatter_end(lines)
+    for number, value in _frontmatter_values(lines[:start]):
+        found.extend(
+            (number, value, problem) for problem in line_problems(value) if problem == "ends in an ellipsis"
+        )
+    for number, line in enumerate(lines[start:], start=start + 1):
         opened = _FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
@@ -136,5 +143,25 @@ def text_problems(text: str, *, entries: bool = False) -> list[tuple[int, str, s
         is_entry = entries and bool(re.match(r"^[-*+] ", line))
         found.extend((number, line, problem) for problem in line_problems(line, entry=is_entry))
     if fence is not None:
-        found.append((len(text.splitlines()), "", "unclosed code fence"))
+        found.append((len(lines), "", "unclosed code fence"))
     return found
+
+
+def _frontmatter_end(lines: list[str]) -> int:
+    """How many leading lines are YAML frontmatter (0 when there is none)."""
+    if not lines or lines[0].strip() != "---":
+        return 0
+    closing = next((i for i, line in enumerate(lines[1:], start=1) if line.strip() in ("---", "...")), None)
+    return closing + 1 if closing is not None else 0
+
+
+def _frontmatter_values(lines: list[str]) -> list[tuple[int, str]]:
+    """(line number, value) of each top-level `key: value`, folded continuation lines joined: a value
+    is checked whole (YAML folds long text over lines), and only for a cut-off ending."""
+    values: list[tuple[int, str]] = []
+    for number, line in enumerate(lines, start=1):
+        if line.startswith((" ", "\t")) and values and line.strip():
+            values[-1] = (values[-1][0], values[-1][1] + " " + line.strip())
+        elif ":" in line and not line.startswith(("-", "#")):
+            values.append((number, line.split(":", 1)[1].strip().strip("'\"")))
+    return values

@@ -22,7 +22,7 @@ from ..secrets import has_secret, redact
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import find_target, key_of
+from .edits import editable, find_target, key_of
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
@@ -145,6 +145,8 @@ class _State:
         if not places:
             return
         target = find_target(candidate, self.entries, self.taken)
+        if target is not None and not editable(target, self.snapshot):
+            target = None  # added next to it instead
         drafts: list[Draft] = []
         left: list[str] = []  # places past the ADD cap
         for number, layer in enumerate(places):
@@ -357,7 +359,7 @@ def _draft(
     seen = f"seen {candidate.frequency}× " if candidate.frequency > 1 else ""
     return Draft(
         action=action,
-        summary=plain(title_of(candidate), 120),
+        summary=plain(title_of(candidate), 240),
         layer=layer,
         file=file,
         section=section,

@@ -28,6 +28,10 @@ from .similarity import coverage, words
 from .titles import flat, title_of
 
 MAX_POINTER = 150
+RESTATES, RESTATE_WORDS = (
+    0.9,
+    5,
+)  # a new rule that says this much of an old one (of at least 5 words) replaces it
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
@@ -72,6 +76,19 @@ def find_target(
 def key_of(entry: Remembered) -> tuple[str, str]:
     """The claim key of an entry, as retirements record theirs."""
     return entry.file, " ".join(entry.text.split()).lstrip("-*+ ")
+
+
+def editable(target: Remembered, snapshot: Snapshot) -> bool:
+    """Can an EDIT change this entry? Not one in a file a CLAUDE.md imports (outside what we write),
+    nor a CLAUDE.md block that does not occur exactly once in its file."""
+    if target.layer not in ("L0", "L1"):
+        return True
+    layout = snapshot.settings.layout
+    text = {
+        str(layout.user_claude_md): snapshot.user_claude_md,
+        str(layout.project_claude_md): snapshot.project_claude_md,
+    }.get(target.file)
+    return text is not None and text.count(target.text) == 1
 
 
 def edit(candidate: Candidate, target: Remembered, snapshot: Snapshot, names: set[str], day: str) -> Edit:
@@ -158,17 +175,21 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
     rule = rule_block(candidate)
     listed = bool(LIST_MARKER.match(block))
     if candidate.category == "UPDATE":
-        if coverage(words(block), words(candidate.principle + " " + candidate.detail)) >= 0.8:
+        said = words(block)
+        if (
+            len(said) >= RESTATE_WORDS
+            and coverage(said, words(candidate.principle + " " + candidate.detail)) >= RESTATES
+        ):
             new = _as_block(rule, listed)
             rationale = f"UPDATE: restates “{_first_line(block)}” with what is new"
         else:
-            new = block + _after(block, listed) + _as_block(rule, True)
+            new = block + _rule_after(block, rule)
             rationale = f"UPDATE: adds to “{_first_line(block)}” (kept)"
     else:
         line, fenced = _quoted_line(block, candidate.related)
         if fenced:
             kept = _drop_code_line(block, line)
-            new = kept + _after(kept, bool(LIST_MARKER.match(kept))) + _as_block(rule, True)
+            new = kept + _rule_after(kept, rule)
         else:
             new = block.replace(line, _in_place_of(line, rule), 1)
         rationale = f"CONTRADICT: replaces “{flat(strip_marker(line))}”"
@@ -188,9 +209,16 @@ def _as_block(rule: str, listed: bool) -> str:
     return f"- {rule}" if listed else rule
 
 
-def _after(block: str, listed: bool) -> str:
-    """What separates an existing block from a rule added after it."""
-    return "\n" if listed and not _ends_in_fence(block) else "\n\n"
+def _rule_after(block: str, rule: str) -> str:
+    """A new rule right after `block`: a sibling item after a bullet, a nested item under a numbered
+    step (so the numbering goes on), a new list item after a paragraph or code."""
+    marker = LIST_MARKER.match(block)
+    if marker is not None and not _ends_in_fence(block):
+        if marker["marker"][0].isdigit():
+            indent = " " * len(marker.group(0))
+            return f"\n{indent}- " + rule.replace("\n  ", f"\n{indent}  ")
+        return "\n" + marker["indent"] + "- " + rule
+    return "\n\n- " + rule
 
 
 def _ends_in_fence(block: str) -> bool:

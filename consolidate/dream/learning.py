@@ -7,12 +7,13 @@ every line written is checked afterwards (`memory_layout.wellformed`).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
 from memory_layout import render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
-from memory_layout.wellformed import code_spans
+from memory_layout.wellformed import code_spans, escape_unmatched
 
 from ..models import Candidate
 from .drafts import plain
@@ -32,11 +33,21 @@ KIND_TYPE = {
 
 
 def mend(text: str) -> str:
-    """Agent text made safe to write: each line's unclosed code span is closed at the line's end."""
-    lines = []
+    """Agent text made safe to write, saying the same: on each line (outside code blocks) an unclosed
+    code span is closed at the line's end, a bracket or parenthesis without a partner is escaped
+    ("works :)" stays readable), and a trailing ellipsis becomes a full stop."""
+    lines, fence = [], False
     for line in text.splitlines():
-        _, closed = code_spans(line)
-        lines.append(line if closed or "```" in line else line.rstrip() + "`")
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            lines.append(line)
+            continue
+        if not fence:
+            _, closed = code_spans(line)
+            line = line if closed else line.rstrip() + "`"
+            line = re.sub(r",\s*(?:…|\.\.\.)$", ", and so on.", escape_unmatched(line))
+            line = re.sub(r"\s*(?:…|\.\.\.)$", ".", line)
+        lines.append(line)
     return "\n".join(lines).strip()
 
 
@@ -130,10 +141,10 @@ def rule_block(candidate: Candidate) -> str:
 
 
 def _plain_quote(text: str) -> str:
-    """A quote on one line with its code spans balanced (an unbalanced backtick becomes a quote mark)."""
+    """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark)."""
     line = flat(text)
     _, closed = code_spans(line)
-    return line if closed else line.replace("`", "'")
+    return mend(line if closed else line.replace("`", "'"))
 
 
 def _today() -> str:

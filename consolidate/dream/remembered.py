@@ -112,24 +112,29 @@ def claude_md_blocks(text: str) -> list[tuple[str, str]]:
 
 
 def _paragraphs(text: str) -> list[str]:
-    """Paragraphs split at blank lines, never inside a fence; a fence joins the paragraph before it."""
-    paragraphs: list[list[str]] = [[]]
+    """Paragraphs split at blank lines, never inside a fence; a fence joins the paragraph right before
+    it. Each is the exact text of its lines (blank lines inside it included), so it can be found again."""
+    lines = text.splitlines()
+    groups: list[list[int]] = []  # [first line, last line, open (1) or closed by a blank line (0)]
     fence: str | None = None
-    for line in text.splitlines():
+    for number, line in enumerate(lines):
         opened = _FENCE.match(line)
         if fence is not None:
-            paragraphs[-1].append(line)
+            groups[-1][1] = number
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
+                fence, groups[-1][2] = None, 0  # what follows a fence starts anew
             continue
         if opened:
             fence = opened.group(1)
-            if not paragraphs[-1] and len(paragraphs) > 1:
-                paragraphs.pop()  # the code belongs to the paragraph that introduced it
-            paragraphs[-1].append(line)
-            continue
-        if line.strip():
-            paragraphs[-1].append(line)
-        elif paragraphs[-1]:
-            paragraphs.append([])
-    return ["\n".join(p).strip() for p in paragraphs if "".join(p).strip()]
+            if groups and groups[-1][1] >= number - 2 and not _FENCE.match(lines[groups[-1][0]]):
+                groups[-1][1] = number  # the code belongs to the paragraph that introduced it
+            else:
+                groups.append([number, number, 1])
+        elif not line.strip():
+            if groups:
+                groups[-1][2] = 0
+        elif groups and groups[-1][2]:
+            groups[-1][1] = number
+        else:
+            groups.append([number, number, 1])
+    return ["\n".join(lines[first : last + 1]).strip() for first, last, _ in groups]
