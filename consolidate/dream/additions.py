@@ -166,6 +166,7 @@ class _State:
                 drafts.append(self._add(placed))
         for draft in drafts:
             draft.queue_ids = queue_ids
+            draft.learning = candidate  # the whole learning, every layer: what the backlog keeps
         if left:
             self.result.waiting.append(
                 (candidate.model_copy(update={"layers": left, "layer": left[0]}), f"ADD cap {max_add}")

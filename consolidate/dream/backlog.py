@@ -135,17 +135,27 @@ class Backlog:
         self.settle(settled)
         if marked:  # the waiting learnings this plan took up are now its proposals or its backlog
             self.settle(plan.from_backlog)
+        states: dict[str, tuple[Candidate, list[str]]] = {}
         for proposal in plan.proposals:
             extra = proposal.model_extra or {}
             key, learning = extra.get("learning_id"), _candidate(extra.get("learning"))
             if not key or learning is None:
                 continue
-            if proposal.id in done or (proposal.skipped is not None and proposal.id not in rejected):
-                self.settle([str(key)])
-            elif proposal.id in rejected:
+            state = (
+                "done" if proposal.id in done
+                else "rejected" if proposal.id in rejected
+                else "recorded" if proposal.skipped is not None
+                else "waiting"
+            )  # fmt: skip
+            states.setdefault(str(key), (learning, []))[1].append(state)
+        for key, (learning, seen) in states.items():
+            if "waiting" in seen:  # one of its layers was not applied: the learning waits, whole
+                if marked:
+                    self.keep([(learning, "not applied")])
+            elif "rejected" in seen and "done" not in seen:
                 self.reject([learning])
-            elif marked:
-                self.keep([(learning, "not applied")])
+            else:
+                self.settle([key])
         if marked:
             self.keep(
                 [

@@ -57,12 +57,22 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
+MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
+
+
 def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = None) -> str:
-    """`**When <trigger>:** <title>. → [detail](file)` (always-on form without a trigger)."""
-    title = mend(takeaway if takeaway is not None else title_of(candidate))
+    """`**When <trigger>:** <title>. → [detail](file)` (always-on form without a trigger); a title
+    written offline gets what room the trigger and the link leave."""
+    if takeaway is None:
+        room = MAX_LINE - len("- ") - (len(_render(candidate, "x", file)) - 1)
+        takeaway = title_of(candidate, max(50, min(90, room)))
+    return _render(candidate, mend(takeaway), file)
+
+
+def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:
     if candidate.trigger.strip():
-        return trigger_pointer(condition(candidate), title, file)
-    return always_on_pointer(title, file)
+        return trigger_pointer(condition(candidate), takeaway, file)
+    return always_on_pointer(takeaway, file)
 
 
 def topic_type(candidate: Candidate) -> str:

@@ -97,6 +97,7 @@ def run_dream(
         l0 = l0_proposals(plan, write_scope(settings))
         decision = _review(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0)
         if decision.ids is None:
+            show_backlog(len(backlog), shown)
             settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
             return DreamResult(plan, gathered, acked=ack_queue_items(settings, None, settled))
         rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]

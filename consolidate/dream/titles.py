@@ -31,6 +31,11 @@ _CLAUSE_START = re.compile(
 _SUBORDINATE = re.compile(
     r"^(?:when|whenever|if|before|after|while|once|unless|until|as soon as)\b", re.IGNORECASE
 )
+# A piece that only qualifies the subject ("including X", "X included"): the verb is still to come.
+_ASIDE_PIECE = re.compile(
+    r"^(?:including|excluding|especially|even|except|such as|like|not only)\b|\b(?:included|excluded|aside)$",
+    re.IGNORECASE,
+)
 _ASIDE = re.compile(r"\s*\((?:[^()`]|`[^`]*`)*\)|,?\s*\b(?:e\.g\.|i\.e\.|for example|such as)\s[^;,]*")
 _DANGLING_END = re.compile(
     r"(?:\s|^)(?:and|or|but|the|a|an|to|of|with|for|in|on|by|from|that|which|when|if|so|as|via|than|not)$",
@@ -42,25 +47,25 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def title_of(candidate: Candidate) -> str:
+def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
     """The takeaway for the candidate's index line: its own title when that is whole and short enough,
-    else one written from the principle."""
+    else one written from the principle within `limit` when it can be."""
     given = flat(candidate.title).rstrip(".")
     if given and len(given) <= _AGENT_SLACK and not line_problems(given, entry=True):
         return given
-    return write_title(given if given and len(given) > _AGENT_SLACK else candidate.principle)
+    return write_title(given if given and len(given) > _AGENT_SLACK else candidate.principle, limit)
 
 
-def write_title(text: str) -> str:
+def write_title(text: str, limit: int = MAX_TITLE) -> str:
     """A complete phrase from `text`, short when one exists (see the module)."""
     sentence = first_sentence(flat(text)).rstrip(".")
-    if len(sentence) <= MAX_TITLE:
+    if len(sentence) <= limit:
         return sentence
-    for limit in _LIMITS:
+    for room in (limit, *_LIMITS[1:]):
         for version in (sentence, _without_asides(sentence)):
-            if len(version) <= limit and not line_problems(version, entry=True):
+            if len(version) <= room and not line_problems(version, entry=True):
                 return version
-            head = _whole_clauses(version, limit)
+            head = _whole_clauses(version, room)
             if head:
                 return head
     return _shortest_clauses(sentence) or sentence
@@ -104,10 +109,11 @@ def _may_end_before(head: str, piece: str) -> bool:
     core = clause[1:] if len(clause) > 1 and _SUBORDINATE.match(clause[0].lstrip(",;:—– ")) else clause
     short = [len(p.lstrip(",;:—– ").split()) <= 2 for p in core]
     in_list = len(core) > 1 and short[-1] and (short[-2] or len(core) > 2 and short[-3])
+    last = core[-1].lstrip(",;:—– ") if core else ""
     return (
-        bool(core)
-        and len(core[0].lstrip(",;:—– ").split()) >= 4
+        len(head.split()) >= 4
         and not in_list
+        and not _ASIDE_PIECE.search(last)
         and (bool(_CLAUSE_START.match(rest)) or len(rest.split()) >= 4)
     )
 
