@@ -43,9 +43,8 @@ class Snapshot:
     git_log: list[str]
     targets: list[str] = field(default_factory=list)
     known: list[KnownEntry] = field(default_factory=list)
-    imports: list[tuple[str, ImportedFile]] = field(
-        default_factory=list
-    )  # (L0/L1, a file a CLAUDE.md imports)
+    # (L0 or L1, a file that CLAUDE.md imports): read for deduplication, never written
+    imports: list[tuple[str, ImportedFile]] = field(default_factory=list)
 
     @property
     def memory_dir(self) -> Path:
@@ -143,13 +142,6 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
     imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md)
-    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
-    known += [
-        KnownEntry(layer, str(imported.path), line.strip())
-        for layer, imported in imports
-        for line in imported.text.splitlines()
-        if len(line.strip()) > 8
-    ]
     return Snapshot(
         settings,
         tree,
@@ -159,6 +151,6 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
         project_md,
         git_log,
         targets=verification_targets(texts),
-        known=known,
+        known=known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md),
         imports=imports,
     )
