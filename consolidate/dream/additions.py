@@ -48,6 +48,7 @@ _VACUOUS = re.compile(
     re.IGNORECASE,
 )
 MEMORY_LAYERS = ("L2", "L2c", "L3")
+SAME_SESSION_ALIKE = 0.6  # in one session, this much said of each other is one learning told twice
 
 
 @dataclass
@@ -189,7 +190,7 @@ class _State:
             return None
         entry = pool[position]
         # The principle itself must be said, not only its trigger and title.
-        return entry if coverage(words(candidate.principle), index.words[position]) >= RECORDED else None
+        return entry if coverage(words(candidate.principle), index.said[position].words) >= RECORDED else None
 
     def _index(self, layer: str | None) -> tuple[Index, list[Remembered]]:
         if layer is None:
@@ -276,14 +277,16 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     for order, stream in enumerate(streams):
         for candidate in stream:
             score, position = index.most_alike(f"{candidate.trigger} {candidate.principle}")
-            if score >= ALIKE and set(candidate.layers) == set(groups[position][1][0].layers):
+            lead = groups[position][1][0] if position >= 0 else None
+            needed = SAME_SESSION_ALIKE if lead is not None and _same_session(candidate, lead) else ALIKE
+            if lead is not None and score >= needed and set(candidate.layers) == set(lead.layers):
                 groups[position][1].append(candidate)
             else:  # the index holds one text per group, so positions match
                 groups.append((order, [candidate]))
                 index.add(f"{candidate.trigger} {candidate.principle}")
     merged = []
     for order, group in groups:
-        best = max(group, key=lambda c: (bool(c.trigger.strip()), len(words(c.principle)), c.confidence))
+        best = max(group, key=_speaks_best)
         others = [
             c.principle
             for c in group
@@ -303,6 +306,18 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     first = [m for m in merged if m[0] == 0 and len(streams) > 1]
     rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
     return [(c, q) for _, c, q in first + rest]
+
+
+def _speaks_best(candidate: Candidate) -> tuple[bool, bool, float, int]:
+    """Which wording of a learning told twice is kept: one written down on purpose (a marker, a queue
+    item, a remember request) first, then one with a trigger, the most confident, the fullest."""
+    written = candidate.kind in ("marker", "queue", "remember")
+    return written, bool(candidate.trigger.strip()), candidate.confidence, len(words(candidate.principle))
+
+
+def _same_session(a: Candidate, b: Candidate) -> bool:
+    """Both were seen in one session (a correction and the marker that wrote it down, say)."""
+    return bool({e.session for e in a.evidence if e.session} & {e.session for e in b.evidence if e.session})
 
 
 def claude_md_section(snapshot: Snapshot, candidate: Candidate) -> str:

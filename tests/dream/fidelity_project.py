@@ -4,6 +4,7 @@ pointer + topic file and a pointer with no topic file, and a way to dream on sav
 from __future__ import annotations
 
 import json
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -120,7 +121,7 @@ def candidate(principle: str, **fields: Any) -> dict[str, Any]:
         "impact": fields.pop("impact", 0.8),
         "evidence": [
             {
-                "session": "s1",
+                "session": fields.pop("session", f"s-{zlib.crc32(principle.encode()):08x}"),
                 "quote": fields.pop("quote", "as the user said"),
                 "timestamp": "2026-11-20T09:00:00Z",
             }
