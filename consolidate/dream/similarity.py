@@ -12,7 +12,6 @@ the candidate, so it never makes the candidate a duplicate.
 
 from __future__ import annotations
 
-import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -33,7 +32,7 @@ the a an and or of to in on for with when while is are be it its this that these
 never always do does don't than then from into at by as so if via any all each every can should must will
 would has have had was were been you your they their there what which who also only just more most less
 about after before over under such other some no yes see detail details run runs here don doesn didn isn
-aren wasn won shouldn
+aren wasn won shouldn instead repository repo follow
 """
 STOP = frozenset(_STOP_WORDS.split())
 
@@ -70,13 +69,24 @@ def coverage(part: Sequence[str], whole: Sequence[str]) -> float:
 
 
 def _said_otherwise(word: str, whole: Sequence[str]) -> bool:
-    if len(word) < 4:
-        return False
-    for other in whole:
-        common = len(os.path.commonprefix([word, other]))
-        if common >= 4 and common >= max(len(word), len(other)) - 3:
-            return True
-    return process.extractOne(word, whole, scorer=fuzz.ratio, score_cutoff=_WORD_MATCH) is not None
+    stem = _stem(word)
+    if any(_stem(other) == stem for other in whole):
+        return True
+    return (
+        len(word) >= 5
+        and process.extractOne(word, whole, scorer=fuzz.ratio, score_cutoff=_WORD_MATCH) is not None
+    )
+
+
+def _stem(word: str) -> str:
+    """A light English stem: tagged / tags / tag, dependency / dependencies, adding / add."""
+    for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: len(word) - len(suffix)] + replacement
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]
+    return word
 
 
 @dataclass(frozen=True)
