@@ -35,9 +35,13 @@ def proposed_files(plan: Plan, proposal: Proposal, scope: WriteScope) -> list[tu
 def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
     """The unified diff this proposal would make on the current files."""
     try:
-        files = proposed_files(plan, proposal, scope)
+        return diff_of(proposed_files(plan, proposal, scope))
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
+
+
+def diff_of(files: list[tuple[str, str, str | None]]) -> str:
+    """The unified diff of (name, before, after) files, redacted."""
     parts: list[str] = []
     for name, before, after in files:
         parts.extend(

@@ -15,9 +15,7 @@ import os
 from memory_layout import CLUSTER_DIR, INDEX
 from memory_layout.wellformed import text_problems
 
-from ..plan import Plan, Proposal, WriteScope
-from ..review import proposed_files
-from ..workspace import ChangeFailed
+from ..plan import Proposal
 
 STRICT = "CONSOLIDATE_STRICT_LINES"
 
@@ -26,12 +24,9 @@ class BrokenLine(AssertionError):
     """Synthesis produced a line that would break (raised only in strict mode)."""
 
 
-def broken_lines(plan: Plan, proposal: Proposal, scope: WriteScope) -> list[tuple[str, str, str]]:
-    """(file, line, problem) for each line the proposal adds that is not whole, valid Markdown."""
-    try:
-        files = proposed_files(plan, proposal, scope)
-    except ChangeFailed:
-        return []  # its diff says it cannot be applied; that is reported on its own
+def broken_lines(files: list[tuple[str, str, str | None]]) -> list[tuple[str, str, str]]:
+    """(file, line, problem) for each line the proposal adds that is not whole, valid Markdown;
+    `files` are the proposal's (name, before, after), as `review.proposed_files` gives them."""
     found: list[tuple[str, str, str]] = []
     for name, before, after in files:
         if after is None:
@@ -44,9 +39,9 @@ def broken_lines(plan: Plan, proposal: Proposal, scope: WriteScope) -> list[tupl
     return found
 
 
-def check_proposal(plan: Plan, proposal: Proposal, scope: WriteScope) -> str | None:
+def check_proposal(proposal: Proposal, files: list[tuple[str, str, str | None]]) -> str | None:
     """Why the proposal must not enter the plan, or None. Raises BrokenLine in strict mode."""
-    broken = broken_lines(plan, proposal, scope)
+    broken = broken_lines(files)
     if not broken:
         return None
     name, line, problem = broken[0]

@@ -16,9 +16,10 @@ from pydantic import ValidationError
 
 from ..models import AuditReport, Candidate, DiscoveryReport
 from ..plan import ACTION_ORDER, L0_WARNING, Plan, PlanError, Proposal
-from ..review import preview_diff
+from ..review import diff_of, proposed_files
 from ..runs import write_scope
 from ..secrets import has_secret, redact
+from ..workspace import ChangeFailed
 from .additions import MAX_ADD, additions
 from .backlog import Backlog, learning_id
 from .checks import check_proposal
@@ -120,10 +121,17 @@ def build_plan(
             redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
         ],
     )
+    broken: dict[int, str | None] = {}
     for proposal in plan.proposals:
-        proposal.diff = preview_diff(plan, proposal, scope)
+        try:
+            files = proposed_files(plan, proposal, scope)
+        except ChangeFailed as exc:
+            proposal.diff = f"# cannot be applied as planned: {exc}\n"
+            continue
+        proposal.diff = diff_of(files)
+        broken[id(proposal)] = check_proposal(proposal, files)
     _drop(plan, lambda p: None if p.diff.strip() else "no change")
-    _drop(plan, lambda p: check_proposal(plan, p, scope))
+    _drop(plan, lambda p: broken.get(id(p)))  # by object: the first drop renumbers the ids
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {
         "auditor_skipped": gathered.auditor_skipped,
