@@ -16,12 +16,13 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_TAIL = re.compile(r"\s*(?:→|->)\s*\[[^\]]*\]\([^)\s]*\)\s*$")
 # Words no whole sentence ends on ("… and", "… the"); "to", "with", "of" can ("when told to").
 _DANGLING = frozenset(["a", "an", "and", "because", "but", "e.g.", "i.e.", "or", "than", "the", "via"])
-_OPEN_END = ("…", "...", ",", ";", ":", "—", "–", "-", "(", "[", "→", "->")
+_OPEN_END = ("…", "...", ",", ";", "—", "–", "-", "(", "[", "→", "->")  # a ":" may lead to what follows
 
 
 def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
-    """The (start, end) of each code span in `line`, and whether every backtick run closed."""
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line)]
+    """The (start, end) of each code span in `line`, and whether every backtick run closed (a
+    backslash-escaped backtick is plain text)."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
     spans: list[tuple[int, int]] = []
     index = 0
     while index < len(runs):
@@ -33,6 +34,19 @@ def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
         spans.append((start, runs[closing][1]))
         index = closing + 1
     return spans, True
+
+
+def _escaped(line: str, index: int) -> bool:
+    backslashes = len(line[:index]) - len(line[:index].rstrip("\\"))
+    return backslashes % 2 == 1
+
+
+def unmatched_backticks(line: str) -> list[tuple[int, int]]:
+    """The backtick runs of `line` that open a code span no run closes."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
+    spans, _ = code_spans(line)
+    paired = {point for span in spans for point in span}
+    return [(start, end) for start, end in runs if start not in paired and end not in paired]
 
 
 def _outside_code(line: str, spans: list[tuple[int, int]]) -> str:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_layout import INDEX
+from memory_layout.wellformed import line_problems
 
 from ..models import Candidate, Layer
 from ..secrets import has_secret, redact
@@ -27,7 +28,7 @@ from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
 from .similarity import ALIKE, MIN_WORDS, RECORDED, Index, coverage, words
-from .titles import flat, title_of
+from .titles import flat, mend, title_of
 
 MAX_ADD = 7
 _GENERIC = re.compile(
@@ -80,6 +81,9 @@ def quality_problem(candidate: Candidate) -> str | None:
         " ".join([candidate.title, candidate.principle, candidate.trigger, candidate.detail, candidate.why])
     ):
         return "contains a secret"
+    fragment = [p for p in line_problems(flat(mend(text)), entry=True) if p.startswith("ends")]
+    if fragment:
+        return f"not a complete rule: it {fragment[0]}"
     return None
 
 
@@ -108,7 +112,8 @@ def additions(
     state = _State(snapshot, claimed, backlog)
     waiting = backlog.pending() if backlog is not None else []
     state.result.taken_up = list(backlog.waiting) if backlog is not None else []
-    for candidate, queue_ids in merge_alike(map(normalize, waiting), map(normalize, candidates)):
+    streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
+    for candidate, queue_ids in merge_alike(*streams):
         state.take(candidate, queue_ids, max_add)
     return state.result
 
@@ -127,19 +132,22 @@ class _State:
         self.taken = set(claimed)
         self.added = 0
 
-    def take(self, candidate: Candidate, queue_ids: list[str], max_add: int) -> None:
-        subject = redact(plain(candidate.principle, 70))
+    def admits(self, candidate: Candidate) -> bool:
+        """Does the candidate pass the quality rules (else a note says why)? Checked before alike
+        candidates merge, so a fragment never takes a whole learning down with it."""
         if candidate.category == "NOISE":
-            return
+            return False
+        subject = redact(plain(candidate.principle, 70))
         problem = quality_problem(candidate)
+        if problem is None and self.backlog is not None and self.backlog.was_rejected(candidate):
+            problem = "rejected in an earlier review"
         if problem:
             self.result.notes.append(f"dropped ({problem}): {subject}")
             self.result.settled.append(learning_id(candidate))
-            return
-        if self.backlog is not None and self.backlog.was_rejected(candidate):
-            self.result.notes.append(f"dropped (rejected in an earlier review): {subject}")
-            self.result.settled.append(learning_id(candidate))
-            return
+        return problem is None
+
+    def take(self, candidate: Candidate, queue_ids: list[str], max_add: int) -> None:
+        subject = redact(plain(candidate.principle, 70))
         if "meta" in candidate.layers:
             self.result.meta.append(candidate.principle)
         places = placements(candidate)

@@ -7,18 +7,17 @@ every line written is checked afterwards (`memory_layout.wellformed`).
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Any
 
 from memory_layout import render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
-from memory_layout.wellformed import code_spans, escape_unmatched
+from memory_layout.wellformed import code_spans, line_problems
 
 from ..models import Candidate
 from .drafts import plain
 from .similarity import coverage, words
-from .titles import flat, title_of
+from .titles import flat, mend, title_of
 
 KIND_TYPE = {
     "correction": "feedback",
@@ -30,25 +29,6 @@ KIND_TYPE = {
     "marker": "feedback",
     "queue": "feedback",
 }
-
-
-def mend(text: str) -> str:
-    """Agent text made safe to write, saying the same: on each line (outside code blocks) an unclosed
-    code span is closed at the line's end, a bracket or parenthesis without a partner is escaped
-    ("works :)" stays readable), and a trailing ellipsis becomes a full stop."""
-    lines, fence = [], False
-    for line in text.splitlines():
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-            lines.append(line)
-            continue
-        if not fence:
-            _, closed = code_spans(line)
-            line = line if closed else line.rstrip() + "`"
-            line = re.sub(r",\s*(?:…|\.\.\.)$", ", and so on.", escape_unmatched(line))
-            line = re.sub(r"\s*(?:…|\.\.\.)$", ".", line)
-        lines.append(line)
-    return "\n".join(lines).strip()
 
 
 def condition(candidate: Candidate) -> str:
@@ -141,12 +121,17 @@ def rule_block(candidate: Candidate) -> str:
         if candidate.trigger.strip()
         else always_on_pointer(principle)
     )
-    why = flat(candidate.why)
+    why = mend(flat(candidate.why))
+    extra: list[str] = []
     if why and coverage(words(why), words(principle)) < 1.0:
-        rule = f"{rule} {mend(why[0].upper() + why[1:])}{'' if why.endswith(('.', '!', '?')) else '.'}"
-    detail = mend(candidate.detail)
-    if detail:
-        rule += "\n" + "\n".join(f"  {line}" if line.strip() else "" for line in detail.splitlines())
+        sentence = f"{why[0].upper() + why[1:]}{'' if why.endswith(('.', '!', '?')) else '.'}"
+        if line_problems(f"- {rule} {sentence}", entry=True):
+            extra.append(f"Why: {why}")  # not a whole sentence: on a line of its own, under the rule
+        else:
+            rule = f"{rule} {sentence}"
+    extra += mend(candidate.detail).splitlines()
+    if extra:
+        rule += "\n" + "\n".join(f"  {line}" if line.strip() else "" for line in extra)
     return rule
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memory_layout.wellformed import code_spans, line_problems
+from memory_layout.wellformed import code_spans, escape_unmatched, line_problems, unmatched_backticks
 
 from ..models import Candidate
 
@@ -47,13 +47,32 @@ def flat(text: str) -> str:
     return " ".join(text.split())
 
 
+def mend(text: str) -> str:
+    """Agent text made safe to write, saying the same: on each line (outside code blocks) a backtick,
+    bracket or parenthesis without a partner is escaped (it reads as itself: "works :)"), and a
+    trailing ellipsis ends the sentence."""
+    lines, fence = [], False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            lines.append(line)
+            continue
+        if not fence:
+            for start, end in reversed(unmatched_backticks(line)):  # shown as the backticks they are
+                line = line[:start] + "".join("\\`" for _ in range(end - start)) + line[end:]
+            line = re.sub(r",\s*(?:…|\.\.\.)$", ", and so on.", escape_unmatched(line))
+            line = re.sub(r"\s*(?:…|\.\.\.)$", ".", line)
+        lines.append(line)
+    return "\n".join(lines).strip()
+
+
 def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
     """The takeaway for the candidate's index line: its own title when that is whole and short enough,
     else one written from the principle within `limit` when it can be."""
-    given = flat(candidate.title).rstrip(".")
+    given = flat(mend(candidate.title)).rstrip(".")
     if given and len(given) <= _AGENT_SLACK and not line_problems(given, entry=True):
         return given
-    return write_title(given if given and len(given) > _AGENT_SLACK else candidate.principle, limit)
+    return write_title(given if given and len(given) > _AGENT_SLACK else mend(candidate.principle), limit)
 
 
 def write_title(text: str, limit: int = MAX_TITLE) -> str:
