@@ -41,18 +41,23 @@ def link_corpus(target: Path, copies: int) -> None:
                     os.symlink(entry, target / name)
 
 
+def parse_every_line(directory: Path) -> int:
+    """The baseline: read every transcript line under `directory` and `json.loads` it; the line count."""
+    lines = 0
+    for path in sorted(directory.rglob("*.jsonl")):
+        with open(path, "rb") as handle:
+            for line in handle:
+                json.loads(line)
+                lines += 1
+    return lines
+
+
 def child(mode: str, directory: Path, state: Path) -> dict[str, float]:
     """One measurement in this process: "baseline" (read + json.loads every line) or "scan"."""
     started, cpu = time.perf_counter(), time.process_time()
     result: dict[str, float] = {}
     if mode == "baseline":
-        lines = 0
-        for path in sorted(directory.rglob("*.jsonl")):
-            with open(path, "rb") as handle:
-                for line in handle:
-                    json.loads(line)
-                    lines += 1
-        result["lines"] = lines
+        result["lines"] = parse_every_line(directory)
     else:
         os.environ["CONSOLIDATE_STATE_DIR"] = str(state)
         from consolidate.discover import discover

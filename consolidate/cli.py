@@ -22,6 +22,8 @@ COMMANDS = (
     "remember",
     "apply",
     "undo",
+    "share",
+    "onboard",
     "eval",
     "queue",
     "tick",
@@ -29,6 +31,8 @@ COMMANDS = (
     "hook",
     "install",
     "uninstall",
+    "recall",
+    "doctor",
 )
 
 

@@ -92,6 +92,11 @@ class GitRepo:
         """Every tracked path (POSIX, relative to the root)."""
         return tuple(p for p in self._git("ls-files", "-z").split("\0") if p)
 
+    def ignored(self, paths: Sequence[str]) -> set[str]:
+        """Which of `paths` (relative to the root, existing or not) the ignore rules leave out."""
+        out = self._git("check-ignore", "--no-index", "--", *paths)  # exits 1, so "", when none is
+        return {line for line in out.splitlines() if line}
+
     def grep_words(self, words: Iterable[str], *, exclude: Sequence[str] = ()) -> set[str]:
         """Which of `words` occur as whole words in tracked text files (`exclude`: glob patterns).
 
@@ -207,6 +212,10 @@ class GitRepo:
             elif row.startswith("\t") and when is not None and sha.strip("0"):
                 dates[line] = when
         return dates
+
+    def user_name(self) -> str:
+        """`git config user.name` as this checkout sees it ('' when it is not set)."""
+        return self._git("config", "user.name").strip()
 
     def recent(self, limit: int = 20) -> list[str]:
         """`git log --oneline -N`, as lines."""

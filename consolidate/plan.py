@@ -2,7 +2,7 @@
 
 A plan is the contract between the dream (or an agent, or a person) and `consolidate apply`. It is
 validated twice: its shape by pydantic, and every path it names against the write scope — the memory
-dir and the two CLAUDE.md files. A plan that fails either check is refused as a whole.
+dir, the two CLAUDE.md files and the team memory folder. A plan that fails either check is refused as a whole.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .errors import UsageError
 from .settings import Settings
 
 Action = Literal["ADD", "EDIT", "MERGE", "REMOVE", "CLUSTER"]
-Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta"]
+Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta", "team"]
 ACTION_ORDER: dict[str, int] = {"REMOVE": 0, "MERGE": 1, "CLUSTER": 2, "ADD": 3, "EDIT": 3}
 L0_WARNING = (
     "This changes ~/.claude/CLAUDE.md, loaded by every session of every project; "
@@ -243,13 +243,21 @@ def _printable(part: object) -> str:
 
 
 class WriteScope:
-    """The only files a plan may touch: Markdown under the memory dir, and the two CLAUDE.md files."""
+    """The only files a plan may touch: Markdown under the memory dir, the two CLAUDE.md files, and
+    Markdown in the repository's team memory folder (nothing else of the repository)."""
 
-    def __init__(self, memory_dir: Path, user_claude_md: Path, project_claude_md: Path) -> None:
+    def __init__(
+        self,
+        memory_dir: Path,
+        user_claude_md: Path,
+        project_claude_md: Path,
+        team: TeamScope | None = None,
+    ) -> None:
         self.memory_dir = memory_dir
         self._memory_real = Path(os.path.realpath(memory_dir))
         self._user_real = Path(os.path.realpath(user_claude_md))
         self._claude_md = {Path(os.path.realpath(p)): p for p in (user_claude_md, project_claude_md)}
+        self.team = team
 
     def resolve(self, name: str, proposal: str) -> Path:
         """The one canonical absolute path for a plan's file name, or a PlanError naming the proposal."""
@@ -268,6 +276,8 @@ class WriteScope:
             real = Path(os.path.realpath(path))
             if real in self._claude_md:
                 return self._claude_md[real]
+            if self.team is not None and self.team.holds(real):
+                return self.team.resolve(name, real)
             if not _inside(real, self._memory_real):
                 raise PlanError(f"{name} is outside the memory dir and not a CLAUDE.md file")
             pure = PurePosixPath(real.relative_to(self._memory_real).as_posix())
@@ -291,6 +301,8 @@ class WriteScope:
         if path.is_absolute():
             if Path(os.path.realpath(path)) in self._claude_md:
                 return path
+            if self.team is not None and self.team.holds(Path(os.path.realpath(path))):
+                return path
             raise PlanError(f"snapshot: {name} is outside the memory dir and not a CLAUDE.md file")
         pure = PurePosixPath(name)
         if pure.is_absolute() or ".." in pure.parts:
@@ -299,6 +311,28 @@ class WriteScope:
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
+
+
+class TeamScope:
+    """The team memory folder's part of the write scope: Markdown files inside it, real paths only
+    (a symlink leading out is refused), and only while the folder itself is inside the repository."""
+
+    def __init__(self, team_dir: Path, repo_root: Path) -> None:
+        self.team_dir = team_dir
+        real = Path(os.path.realpath(team_dir))
+        self._real = real if _inside(real, Path(os.path.realpath(repo_root))) else None
+
+    def holds(self, real: Path) -> bool:
+        return self._real is not None and _inside(real, self._real) and real != self._real
+
+    def resolve(self, name: str, real: Path) -> Path:
+        assert self._real is not None
+        pure = PurePosixPath(real.relative_to(self._real).as_posix())
+        if pure.suffix.lower() != ".md":
+            raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
+        if any(len(part.encode()) > 255 for part in pure.parts):
+            raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        return self.team_dir / pure  # one spelling for one file
 
 
 def _inside(path: Path, root: Path) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
@@ -16,26 +16,37 @@ from .workspace import ChangeFailed, Workspace
 Ask = Callable[[str], str]
 
 
-def proposed_files(plan: Plan, proposal: Proposal, scope: WriteScope) -> list[tuple[str, str, str | None]]:
-    """(name, text before, text after — None when removed) of each file the proposal would change.
-    Raises ChangeFailed when a change cannot be made on the current files."""
-    paths = check_scope(plan, [proposal], scope, with_snapshot=False)
+def proposed_files(
+    plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()
+) -> list[tuple[str, str, str | None]]:
+    """(name, text before, text after — None when removed) of each file the proposal would change, on
+    the current files (or on what the proposals `after` make of them, when it is always applied with
+    them). Raises ChangeFailed when one of its changes cannot be made."""
+    paths = check_scope(plan, [*after, proposal], scope, with_snapshot=False)
     workspace = Workspace(scope.memory_dir)
+    try:
+        for change in (c for base in after for c in base.changes):
+            apply_change(workspace, change, paths)
+    except ChangeFailed:
+        pass  # the base shows its own failure; this one is previewed on the files as they are
+    base = workspace.checkpoint()
     for change in proposal.changes:
         apply_change(workspace, change, paths)
-    files = []
-    for path, after in sorted(workspace.changes().items(), key=lambda item: str(item[0])):
-        before = path.read_bytes().decode("utf-8", "replace") if path.is_file() else ""
-        files.append(
-            (workspace.name(path), before, None if after is None else after.decode("utf-8", "replace"))
-        )
+    changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
+    files: list[tuple[str, str, str | None]] = []
+    for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
+        before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
+        before = (before_bytes or b"").decode("utf-8", "replace")
+        new = None if after_bytes is None else after_bytes.decode("utf-8", "replace")
+        files.append((workspace.name(path), before, new))
     return files
 
 
-def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope) -> str:
-    """The unified diff this proposal would make on the current files."""
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
+    """The unified diff this proposal would make on the current files (or on what the proposals
+    `after` make of them, when it is always applied with them)."""
     try:
-        return diff_of(proposed_files(plan, proposal, scope))
+        return diff_of(proposed_files(plan, proposal, scope, after=after))
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from .errors import ConsolidateError, UsageError
 from .journal import pending_journal
 from .lock import run_lock
-from .plan import WriteScope
+from .plan import TeamScope, WriteScope
 from .settings import Settings
 
 
@@ -20,7 +20,8 @@ def journal_dir(settings: Settings) -> Path:
 
 def write_scope(settings: Settings) -> WriteScope:
     layout = settings.layout
-    return WriteScope(layout.memory_dir, layout.user_claude_md, layout.project_claude_md)
+    team = TeamScope(layout.team_dir, layout.git_root) if layout.team_dir and layout.git_root else None
+    return WriteScope(layout.memory_dir, layout.user_claude_md, layout.project_claude_md, team)
 
 
 def lock_file(settings: Settings) -> Path:

@@ -8,6 +8,7 @@ from memory_layout import check_tree, load_memory_tree, measure_index
 
 from .marker import read_marker, sessions_since
 from .settings import Settings
+from .team.layer import team_status
 
 
 def pending_queue(settings: Settings) -> dict[str, int]:
@@ -46,4 +47,5 @@ def build_status(settings: Settings) -> dict[str, Any]:
         "sessions_since": sessions_since(settings.layout.transcripts_dir, marker),
         "pending_queue": pending_queue(settings),
         "transcripts_dir": str(settings.layout.transcripts_dir),
+        "team": team_status(settings.layout),  # the team memory folder: a layer of its own
     }

@@ -102,10 +102,14 @@ class Workspace:
 
     def link_resolves(self, source: Path, target: str) -> bool:
         """Whether a link written in `source` leads to a file: memory files relative to themselves or
-        the memory dir; a CLAUDE.md relative to its own folder."""
+        the memory dir; any other file (a CLAUDE.md, the team folder) relative to its own folder, as
+        this run leaves it."""
         if not self._inside(source):
             file = unquote(target.strip("<>").split("#", 1)[0])
-            return bool(file) and (source.parent / file).is_file()
+            if not file:
+                return False
+            linked = source.parent / file
+            return self._current[linked] is not None if linked in self._current else linked.is_file()
         for candidate in link_candidates(self.name(source), target):
             if self.exists(self.memory_dir / candidate):
                 return True

@@ -21,7 +21,15 @@ _EXPORTS = {
     ],
     "frontmatter": ["Frontmatter", "render_frontmatter"],
     "health": ["BUDGET_BYTES", "BUDGET_LINES", "Defect", "IndexBudget", "check_tree", "measure_index"],
-    "paths": ["ProjectLayout", "claude_home", "find_git_root", "project_key", "resolve_layout"],
+    "paths": [
+        "TEAM_DIR",
+        "ProjectLayout",
+        "claude_home",
+        "find_git_root",
+        "main_checkout",
+        "project_key",
+        "resolve_layout",
+    ],
     "pointers": ["EntryKind", "Link", "Pointer", "always_on_pointer", "classify", "trigger_pointer"],
     "tree": ["CLUSTER_DIR", "INDEX", "MemoryFile", "MemoryTree", "load_memory_tree", "read_memory_file"],
 }
@@ -32,7 +40,15 @@ if TYPE_CHECKING:
     from .document import Block, Document, DocumentError, Entry, Section, decode_document, parse_document
     from .frontmatter import Frontmatter, render_frontmatter
     from .health import BUDGET_BYTES, BUDGET_LINES, Defect, IndexBudget, check_tree, measure_index
-    from .paths import ProjectLayout, claude_home, find_git_root, project_key, resolve_layout
+    from .paths import (
+        TEAM_DIR,
+        ProjectLayout,
+        claude_home,
+        find_git_root,
+        main_checkout,
+        project_key,
+        resolve_layout,
+    )
     from .pointers import EntryKind, Link, Pointer, always_on_pointer, classify, trigger_pointer
     from .tree import CLUSTER_DIR, INDEX, MemoryFile, MemoryTree, load_memory_tree, read_memory_file
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 MAX_KEY_LENGTH = 200
+TEAM_DIR = ".claude/team-memory"  # the team memory folder, relative to the repository root
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]")
 
 
@@ -44,6 +45,35 @@ def find_git_root(start: str | os.PathLike[str]) -> Path | None:
         if (candidate / ".git").exists():
             return candidate
     return None
+
+
+def main_checkout(start: str | os.PathLike[str]) -> Path | None:
+    """The main checkout of the repository holding `start`: a linked worktree resolves to it, so
+    memory keyed by it is the same from every worktree. None outside git.
+
+    A worktree's `.git` is a file naming `<main>/.git/worktrees/<name>`, whose `commondir` leads back
+    to `<main>/.git`.
+    """
+    root = find_git_root(start)
+    if root is None or (root / ".git").is_dir():
+        return root
+    common = _common_dir(root / ".git")
+    return common.parent if common is not None and common.name == ".git" else root
+
+
+def _common_dir(dot_git_file: Path) -> Path | None:
+    try:
+        text = dot_git_file.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    gitdir = Path(os.path.realpath(dot_git_file.parent / text.removeprefix("gitdir:").strip()))
+    try:
+        pointer = (gitdir / "commondir").read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return gitdir
+    return Path(os.path.realpath(gitdir / pointer))
 
 
 def match_project_dir(projects: Path, key: str) -> Path:
@@ -84,6 +114,11 @@ class ProjectLayout:
     def last_consolidation(self) -> Path:
         return self.memory_dir / ".last-consolidation"
 
+    @property
+    def team_dir(self) -> Path | None:
+        """The team memory folder, found through git: this checkout's root, whatever its path."""
+        return self.git_root / TEAM_DIR if self.git_root is not None else None
+
 
 def resolve_layout(
     project: str | os.PathLike[str],
@@ -92,7 +127,8 @@ def resolve_layout(
     home: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
 ) -> ProjectLayout:
-    """Resolve the memory dir and the transcripts dir of `project`; an explicit memory dir wins."""
+    """Resolve the memory dir and the transcripts dir of `project`; an explicit memory dir wins.
+    Memory is keyed by the main checkout, so a linked worktree shares it; transcripts by the cwd."""
     project_path = Path(os.path.realpath(os.fspath(project)))
     root = find_git_root(project_path)
     config = claude_home(home, env)
@@ -100,6 +136,7 @@ def resolve_layout(
     if memory_dir is not None:
         memory = Path(memory_dir).expanduser().absolute()
     else:
-        memory = match_project_dir(projects, project_key(root or project_path)) / "memory"
+        keyed = (main_checkout(root) if root else None) or project_path
+        memory = match_project_dir(projects, project_key(keyed)) / "memory"
     transcripts = match_project_dir(projects, project_key(project_path))
     return ProjectLayout(project_path, root, config, memory, transcripts)

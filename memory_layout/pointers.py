@@ -139,6 +139,22 @@ def unlink(text: str, dead: Callable[[str], bool]) -> str:
     return _WIKI_LINK.sub(plain, _MD_LINK.sub(plain, text))
 
 
+def retarget_links(text: str, target_of: Callable[[str], str | None]) -> str:
+    """`text` with each memory link sent where `target_of(target)` says; a link it has no place for
+    (None) becomes its plain label, so nothing is left pointing at a file that is not there."""
+
+    def move(match: re.Match[str]) -> str:
+        wiki = match.re is _WIKI_LINK
+        target = f"{match['name'].strip()}.md" if wiki else match["target"].strip("<>")
+        if not is_memory_target(target):
+            return match.group(0)
+        new = target_of(target)
+        label = match["name"].strip() if wiki else match["text"]
+        return label if new is None else f"[{label}]({new})"
+
+    return _WIKI_LINK.sub(move, _MD_LINK.sub(move, text))
+
+
 def has_broken_link(text: str) -> bool:
     """Text with link syntax (`](`) that does not parse as a link, e.g. a target with a space."""
     return text.count("](") > len(_MD_LINK.findall(text))

@@ -30,6 +30,12 @@ _NUMBERS = {
     "inject": {"max_lessons": "inject_max_lessons", "max_bytes": "inject_max_bytes"},
     "watchdog": {"assistant_turns": "watchdog_turns", "user_chars": "watchdog_chars"},
     "session_start": {"top_lessons": "top_lessons"},
+    "recall": {
+        "auto": "recall_auto",
+        "max_hits": "recall_max_hits",
+        "max_bytes": "recall_max_bytes",
+        "refresh_minutes": "recall_refresh_minutes",
+    },
 }
 
 
@@ -46,6 +52,10 @@ class Config:
     watchdog_turns: int = 2
     watchdog_chars: int = 1000
     top_lessons: int = 5
+    recall_auto: bool = False
+    recall_max_hits: int = 3
+    recall_max_bytes: int = 2048
+    recall_refresh_minutes: float = 30.0
     problems: tuple[str, ...] = ()
 
     def signal(self, channel: str, count: int) -> str:
@@ -79,12 +89,13 @@ def _overlay(config: Config, path: Path) -> Config:
         if not isinstance(section, dict):
             continue
         for key, attribute in keys.items():
-            value = section.get(key)
-            if isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
-                kind = _field_type(attribute)
+            value, kind = section.get(key), _field_type(attribute)
+            number = isinstance(value, int | float) and not isinstance(value, bool) and value >= 0
+            if isinstance(value, bool) if kind is bool else number:
                 changes[attribute] = kind(value)
             elif value is not None:
-                problems.append(f"{path}: [{table}] {key} must be a non-negative number")
+                expected = "true or false" if kind is bool else "a non-negative number"
+                problems.append(f"{path}: [{table}] {key} must be {expected}")
     return replace(config, problems=tuple(problems), **changes)
 
 
@@ -107,5 +118,6 @@ def _channels(current: dict[str, str], declared: object, path: Path, problems: l
 def _field_type(attribute: str) -> type:
     for item in fields(Config):
         if item.name == attribute:
-            return float if item.type in (float, "float") else int
+            name = getattr(item.type, "__name__", item.type)  # a string under postponed annotations
+            return {"float": float, "bool": bool}.get(str(name), int)
     return float

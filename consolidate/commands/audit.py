@@ -31,6 +31,9 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"not a directory: {args.project}")
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
     report = audit(settings, progress=_progress())
+    from ..team.audit import with_team_findings
+
+    report = with_team_findings(report, settings.layout)  # the team memory folder is a layer too
     if args.json:
         sys.stdout.write(json.dumps(report.model_dump(mode="json"), indent=2, ensure_ascii=False) + "\n")
         return 0

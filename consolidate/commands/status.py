@@ -44,7 +44,8 @@ def _print_status(status: dict) -> None:
     )
     out.write(f"topic files: {len(status['topic_files'])}; cluster files: {len(status['cluster_files'])}\n")
     pending = ", ".join(f"{count} {channel}" for channel, count in status["pending_queue"].items()) or "none"
-    out.write(f"pending in the capture queue: {pending}\n\n")
+    out.write(f"pending in the capture queue: {pending}\n")
+    out.write(f"team memory: {_team_line(status['team'])}\n\n")
     if status["sections"]:
         print_table(
             ["Section", "Entries"], [[s["name"] or "(top)", s["entries"]] for s in status["sections"]]
@@ -55,3 +56,17 @@ def _print_status(status: dict) -> None:
         print_table(["Defect", "File", "Line", "Detail"], rows)
     else:
         out.write("no defects\n")
+
+
+def _team_line(team: dict | None) -> str:
+    if team is None:
+        return "none (not a git repository)"
+    if not team["exists"]:
+        return "none yet (`consolidate share` creates .claude/team-memory/)"
+    index, who = team["index"], ", ".join(team["sharers"]) or "nobody recorded"
+    loaded = "imported by CLAUDE.md" if team["imported"] else "NOT imported by CLAUDE.md (not loaded)"
+    budget = "OVER BUDGET" if index["over_budget"] else "within budget"
+    return (
+        f"{team['entries']} entries, {team['topic_files']} topic files, {index['lines']}/{index['budget_lines']} "
+        f"lines ({budget}), {loaded}; shared by {who}; {len(team['defects'])} defect(s)"
+    )

@@ -41,6 +41,7 @@ class GatherResult:
     failures: dict[str, str] = field(default_factory=dict)
     fallback: bool = False
     auditor_skipped: bool = False
+    team_audit: AuditReport | None = None  # the team memory folder, audited offline like any layer
 
     @property
     def ran(self) -> bool:
@@ -112,6 +113,10 @@ async def gather(
     if result.discovery is None:
         result.discovery = await asyncio.to_thread(_fallback, snapshot, queue_items or [])
         result.fallback = True
+    if snapshot.team is not None:
+        from ..team.audit import audit_team
+
+        result.team_audit = await asyncio.to_thread(audit_team, snapshot)
     return result
 
 

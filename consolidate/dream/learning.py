@@ -78,7 +78,10 @@ def body_lines(candidate: Candidate) -> list[str]:
 def topic_file(candidate: Candidate) -> str:
     """A new topic file for the learning, with `name`, `description` and `metadata` frontmatter."""
     session = next((e.session for e in candidate.evidence if e.session), "")
-    metadata: dict[str, Any] = {"type": topic_type(candidate)}
+    learned = min((e.timestamp[:10] for e in candidate.evidence if e.timestamp[:4].isdigit()), default="")
+    metadata: dict[str, Any] = {"type": topic_type(candidate), "signal": candidate.kind}  # `share` records it
+    if learned:
+        metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
     title = plain(title_of(candidate), 10_000)

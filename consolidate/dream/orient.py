@@ -18,6 +18,7 @@ from memory_layout.imports import ImportedFile, follow_imports
 from ..fsutil import ABSENT, atomic_write, digest_file
 from ..gitrepo import GitRepo
 from ..settings import Settings
+from ..team.layer import LAYER, known_texts, load_team
 
 NEW_INDEX = "# Project Memory\n"
 _TARGET = re.compile(r"`([^`\n]{2,120})`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+\.\w{1,8})\b")
@@ -27,7 +28,7 @@ _TARGET = re.compile(r"`([^`\n]{2,120})`|(?<![\w/.])((?:[\w.-]+/)+[\w.-]+\.\w{1,
 class KnownEntry:
     """One thing already remembered, on any layer, for deduplication."""
 
-    layer: str  # L0, L1, L2 (index), L2c (cluster), L3 (topic)
+    layer: str  # L0, L1, L2 (index), L2c (cluster), L3 (topic), team (the team memory folder)
     file: str
     text: str
 
@@ -43,6 +44,7 @@ class Snapshot:
     git_log: list[str]
     targets: list[str] = field(default_factory=list)
     known: list[KnownEntry] = field(default_factory=list)
+    team: MemoryTree | None = None  # the repository's team memory folder, when it has one
     # (L0 or L1, a file that CLAUDE.md imports): read for deduplication, never written
     imports: list[tuple[str, ImportedFile]] = field(default_factory=list)
 
@@ -142,6 +144,13 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
     imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md)
+    team = load_team(layout)
+    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
+    if team is not None:  # the team layer: read for dedup and audit, written only through a plan
+        hashes.update(
+            {str(team.root / n): f.digest for n, f in sorted(team.files.items()) if f.error is None}
+        )
+        known += [KnownEntry(LAYER, file, text) for file, text in known_texts(team)]
     return Snapshot(
         settings,
         tree,
@@ -151,6 +160,7 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
         project_md,
         git_log,
         targets=verification_targets(texts),
-        known=known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md),
+        known=known,
+        team=team,
         imports=imports,
     )

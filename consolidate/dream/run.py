@@ -95,7 +95,7 @@ def run_dream(
         if options.json:
             out.write(plan.to_json())
         l0 = l0_proposals(plan, write_scope(settings))
-        decision = _review(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0)
+        decision = review_plan(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0)
         if decision.ids is None:
             show_backlog(len(backlog), shown)
             settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
@@ -130,7 +130,7 @@ def run_dream(
     return DreamResult(plan, gathered, report, acked)
 
 
-def _review(
+def review_plan(
     plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None, l0: set[str]
 ) -> Decision:
     """Which proposals to apply; a dry run never applies, whatever else is asked."""

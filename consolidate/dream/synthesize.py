@@ -19,6 +19,7 @@ from ..plan import ACTION_ORDER, L0_WARNING, Plan, PlanError, Proposal
 from ..review import diff_of, proposed_files
 from ..runs import write_scope
 from ..secrets import has_secret, redact
+from ..team.audit import team_retirements
 from ..workspace import ChangeFailed
 from .additions import MAX_ADD, additions
 from .backlog import Backlog, learning_id
@@ -50,6 +51,8 @@ def synthesize(
     audit = gathered.audit or AuditReport()
     discovery = gathered.discovery or DiscoveryReport()
     retired, notes, claims = retirements(audit.findings, snapshot)
+    team, team_notes = team_retirements(gathered.team_audit, snapshot)
+    retired, notes = retired + team, notes + team_notes
     added = additions(
         list(discovery.candidates), snapshot, claimed=claims.keys, max_add=max_add, backlog=backlog
     )

@@ -1,4 +1,5 @@
-"""UserPromptSubmit: tick (markers → queue, drain signal, watchdog) and the correction detector."""
+"""UserPromptSubmit: tick (markers → queue, drain signal, watchdog), the correction detector, and
+auto-recall when it is switched on."""
 
 from __future__ import annotations
 
@@ -13,4 +14,9 @@ def handle(ctx: HookContext) -> str:
     prompt = ctx.payload.get("prompt")
     if isinstance(prompt, str) and find_correction(prompt):
         lines.append(REMINDER)
+    if ctx.config.recall_auto:
+        from ..recall.auto import auto_recall
+
+        if recalled := auto_recall(ctx):
+            lines.append(recalled)
     return additional_context("UserPromptSubmit", "\n".join(lines)) if lines else ""

@@ -155,12 +155,18 @@ def state_key(path: Path) -> str:
 
 
 def iter_new_records(
-    path: Path, state: ScanState, stats: LineStats | None = None, max_line_bytes: int = MAX_LINE_BYTES
+    path: Path,
+    state: ScanState,
+    stats: LineStats | None = None,
+    max_line_bytes: int = MAX_LINE_BYTES,
+    skip_prefixes: tuple[bytes, ...] = (),
+    skip_markers: tuple[bytes, ...] = (),
 ) -> Iterator[dict[str, Any]]:
     """The JSON records of `path` not yet read according to `state`, which advances as they are yielded.
 
     Only complete lines are read; a file that was truncated or replaced is read again from the start
-    (and its `data` is reset).
+    (and its `data` is reset). Lines a reader has no use for can be passed over unparsed, as in
+    `iter_json_lines` (the offset still advances past them).
     """
     key = state_key(path)
     previous = state.files.get(key)
@@ -176,7 +182,7 @@ def iter_new_records(
     try:
         with open(path, "rb") as handle:
             handle.seek(entry.offset)
-            for offset, record in iter_json_lines(handle, stats, max_line_bytes):
+            for offset, record in iter_json_lines(handle, stats, max_line_bytes, skip_prefixes, skip_markers):
                 entry.offset = offset
                 yield record
             entry.offset = max(entry.offset, stats.offset)  # past trailing bad lines too
