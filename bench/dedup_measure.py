@@ -95,37 +95,13 @@ PAIRS: list[Pair] = [
 
 _LINK = re.compile(r"\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "when",
-        "is",
-        "are",
-        "be",
-        "it",
-        "this",
-        "that",
-        "use",
-        "not",
-        "never",
-        "always",
-        "do",
-    ]
-)
+_OLD_STOP = "the a an and or of to in on for with when is are be it this that use not never always do"
 
 
 def _tokens(text: str) -> frozenset[str]:
-    return frozenset(w for w in _WORD.findall(_LINK.sub("]", text.lower())) if len(w) > 2 and w not in _STOP)
+    return frozenset(
+        w for w in _WORD.findall(_LINK.sub("]", text.lower())) if len(w) > 2 and w not in _OLD_STOP.split()
+    )
 
 
 def containment(candidate: str, line: str, whole: str) -> bool:

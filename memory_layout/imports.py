@@ -11,10 +11,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .wellformed import prose_lines
+
 MAX_DEPTH = 5
 MAX_BYTES = 1024 * 1024
 _IMPORT = re.compile(r"(?:^|(?<=\s))@(?P<path>(?:~/|\.{1,2}/|/)?[\w.~-][^\s`'\")\]]*)")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+).*?\1")
 
 
@@ -28,16 +29,7 @@ class ImportedFile:
 def import_paths(text: str) -> list[str]:
     """The paths `text` imports, in order, code left out."""
     found: list[str] = []
-    fence: str | None = None
-    for line in text.splitlines():
-        opened = _FENCE.match(line)
-        if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
+    for _, line in prose_lines(text.splitlines())[0]:
         prose = _CODE_SPAN.sub(" ", line)
         found.extend(m["path"].rstrip(".,;:") for m in _IMPORT.finditer(prose))
     return found

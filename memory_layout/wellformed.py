@@ -138,27 +138,36 @@ def text_problems(text: str, *, entries: bool = False) -> list[tuple[int, str, s
     """(line number, line, problem) for every broken line of `text`, fenced code left out.
     With `entries`, each top-level list item's first line is also checked as an index entry."""
     found: list[tuple[int, str, str]] = []
-    fence: str | None = None
     lines = text.splitlines()
     start = _frontmatter_end(lines)
     for number, value in _frontmatter_values(lines[:start]):
         found.extend(
             (number, value, problem) for problem in line_problems(value) if problem == "ends in an ellipsis"
         )
-    for number, line in enumerate(lines[start:], start=start + 1):
+    prose, closed = prose_lines(lines[start:], first=start + 1)
+    for number, line in prose:
+        is_entry = entries and bool(re.match(r"^[-*+] ", line))
+        found.extend((number, line, problem) for problem in line_problems(line, entry=is_entry))
+    if not closed:
+        found.append((len(lines), "", "unclosed code fence"))
+    return found
+
+
+def prose_lines(lines: list[str], *, first: int = 1) -> tuple[list[tuple[int, str]], bool]:
+    """(number, line) of the lines outside fenced code blocks (fence lines left out too), and whether
+    every fence closed."""
+    found: list[tuple[int, str]] = []
+    fence: str | None = None
+    for number, line in enumerate(lines, start=first):
         opened = _FENCE.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
                 fence = None
-            continue
-        if opened:
+        elif opened:
             fence = opened.group(1)
-            continue
-        is_entry = entries and bool(re.match(r"^[-*+] ", line))
-        found.extend((number, line, problem) for problem in line_problems(line, entry=is_entry))
-    if fence is not None:
-        found.append((len(lines), "", "unclosed code fence"))
-    return found
+        else:
+            found.append((number, line))
+    return found, fence is None
 
 
 def _frontmatter_end(lines: list[str]) -> int:
