@@ -39,7 +39,7 @@ from .plan import (
     WriteScope,
     check_scope,
 )
-from .secrets import redact
+from .secrets import only_secret, redact
 from .workspace import ChangeFailed, Workspace
 
 StepHook = Callable[[str], None]
@@ -121,10 +121,13 @@ def apply_plan(
         for r in results
         if r.status.startswith("skipped") and not (r.proposal.model_extra or {}).get("learning_id")
     ]
-    if plan.mark_consolidation and waiting:
+    failed = [r.proposal.id for r in results if r.status.startswith("failed")]
+    if plan.mark_consolidation and (waiting or failed):
+        why = [f"{', '.join(waiting)} await confirmation"] if waiting else []
+        why += [f"{', '.join(failed)} failed"] if failed else []
         report.notes.append(
-            f"not marked as consolidated: {', '.join(waiting)} await confirmation, so the "
-            "next dream proposes them again"
+            f"not marked as consolidated: {' and '.join(why)}, so the next dream reads those sessions "
+            "again and proposes them again"
         )
     elif plan.mark_consolidation:
         marker = scope.memory_dir / ".last-consolidation"
@@ -168,7 +171,29 @@ def l0_proposals(plan: Plan, scope: WriteScope) -> set[str]:
     return found
 
 
+def without_secrets(change: Change) -> Change:
+    """The change with every secret in the text it writes redacted — whoever wrote the plan; a change
+    whose new text is nothing but a secret fails. Texts it looks for (`old`) are left as they are."""
+    fields = {
+        AddEntry: ("text",),
+        ReplaceEntry: ("new",),
+        ReplaceText: ("new",),
+        WriteFile: ("content",),
+        ClusterSection: ("pointer", "preamble"),
+    }.get(type(change), ())
+    update = {}
+    for name in fields:
+        value = getattr(change, name)
+        clean = redact(value)
+        if clean != value:
+            if only_secret(value):
+                raise ChangeFailed(f"the new text for {change.file} is only a secret; it is never written")
+            update[name] = clean
+    return change.model_copy(update=update) if update else change
+
+
 def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
+    change = without_secrets(change)
     path = paths[change.file]
     if isinstance(change, TrashFile):
         name = path.name.lower()  # lower: a case-insensitive file system spells it either way

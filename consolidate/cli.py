@@ -84,6 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+    except OSError as exc:  # the disk, not us: name the file and say what the system said
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"consolidate: {where}{exc.strerror or exc}\n")
+        return 1
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
         if os.environ.get("CONSOLIDATE_DEBUG"):
             traceback.print_exc()

@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import tempfile
 from pathlib import Path
 
+from memory_layout.files import NotRegularFile, is_regular, read_regular
+
+__all__ = [
+    "ABSENT", "NotRegularFile", "atomic_write", "digest_bytes", "digest_file", "is_regular", "read_regular",
+]  # fmt: skip
+
 ABSENT = "absent"
+KILL_ENV = "CONSOLIDATE_KILL_BEFORE_RENAME"  # tests and the kill bench: die with a temp file of this name
 
 
 def digest_bytes(data: bytes) -> str:
@@ -15,9 +23,10 @@ def digest_bytes(data: bytes) -> str:
 
 
 def digest_file(path: Path) -> str:
-    """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable)."""
+    """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable,
+    NotRegularFile for a FIFO or a device, which is never read)."""
     try:
-        return digest_bytes(path.read_bytes())
+        return digest_bytes(read_regular(path))
     except FileNotFoundError:
         return ABSENT
 
@@ -35,12 +44,53 @@ def atomic_write(path: Path, data: bytes) -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if os.environ.get(KILL_ENV) == path.name:
+            os.kill(os.getpid(), 9)
         os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+_TEMP = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp")  # what mkstemp makes for atomic_write
+
+
+def temp_files(path: Path) -> list[Path]:
+    """Temp files `atomic_write` left beside `path` (or beside its link target) when it was killed
+    between creating one and renaming it."""
+    found = []
+    for target in {path, Path(os.path.realpath(path))}:
+        try:
+            found += [
+                p
+                for p in target.parent.iterdir()
+                if (m := _TEMP.fullmatch(p.name)) and m["name"] == target.name and p.is_file()
+            ]
+        except OSError:
+            continue
+    return found
+
+
+def stray_temp_files(directory: Path) -> list[Path]:
+    """Every temp file of ours under `directory`."""
+    try:
+        return [p for p in directory.rglob(".*.tmp") if _TEMP.fullmatch(p.name) and p.is_file()]
+    except OSError:
+        return []
+
+
+def remove_temp_files(paths: list[Path], strays: list[Path] | None = None) -> int:
+    """Remove the temp files left beside each path (ours by their name), and `strays`; how many."""
+    removed = 0
+    for temp in [t for path in paths for t in temp_files(path)] + (strays or []):
+        try:
+            temp.unlink()
+            removed += 1
+        except OSError:
+            continue
+    return removed
 
 
 def fsync_dir(directory: Path) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +18,15 @@ from pathlib import Path
 from send2trash import send2trash
 
 from .errors import ConsolidateError
-from .fsutil import ABSENT, atomic_write, digest_bytes, digest_file, fsync_dir
+from .fsutil import (
+    ABSENT,
+    atomic_write,
+    digest_bytes,
+    digest_file,
+    fsync_dir,
+    read_regular,
+    remove_temp_files,
+)
 
 PENDING, COMPLETE, UNDONE = "pending", "complete", "undone"
 
@@ -39,6 +48,7 @@ class Journal:
     summary: str = ""
     files: list[FileRecord] = field(default_factory=list)
     started_ns: int = 0  # orders journals: names and clocks of the second are not enough
+    created_dirs: list[str] = field(default_factory=list)  # made by the run: removed by undo when empty
 
     @property
     def run_id(self) -> str:
@@ -65,7 +75,11 @@ class Journal:
             records.append(record)
         started = time.time_ns()
         journal = cls(
-            root / f"{started:020d}-{os.getpid()}", summary=summary, files=records, started_ns=started
+            root / f"{started:020d}-{os.getpid()}",
+            summary=summary,
+            files=records,
+            started_ns=started,
+            created_dirs=_missing_dirs(path for path, before in changes.items() if not Path(path).exists()),
         )
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         journal.directory.mkdir(mode=0o700)  # copies of memory: as private as the memory itself
@@ -87,6 +101,7 @@ class Journal:
             "created_at": self.created_at,
             "summary": self.summary,
             "started_ns": self.started_ns,
+            "created_dirs": self.created_dirs,
             "files": [asdict(record) for record in self.files],
         }
         atomic_write(self.directory / "manifest.json", (json.dumps(data, indent=2) + "\n").encode())
@@ -100,7 +115,8 @@ class Journal:
         data = json.loads((directory / "manifest.json").read_text(encoding="utf-8"))
         files = [FileRecord(**record) for record in data["files"]]
         summary, started = data.get("summary", ""), int(data.get("started_ns", 0))
-        return cls(directory, data["status"], data["created_at"], summary, files, started)
+        dirs = [str(d) for d in data.get("created_dirs") or []]
+        return cls(directory, data["status"], data["created_at"], summary, files, started, dirs)
 
     def conflicts(self) -> list[str]:
         """Files changed by someone else since this run: neither our result nor the old bytes."""
@@ -112,31 +128,64 @@ class Journal:
         return changed
 
     def restore(self) -> list[str]:
-        """Put every file back as it was before the run; returns the paths restored."""
+        """Put every file back as it was before the run; returns the paths restored. Temp files a
+        killed write left beside them and the directories the run made (once empty) go too. A file
+        that cannot be restored (a full disk) stops the undo with one line naming it; the journal
+        stays as it was, so undo can run again."""
         restored = []
         for record in self.files:
             path = Path(record.path)
-            if record.blob is not None:
-                data = (self.directory / "blobs" / record.blob).read_bytes()
-                current = digest_file(path)
-                if current != record.before:
-                    if current not in (record.after, ABSENT):
-                        send2trash(str(path))  # edited since (undo --force): keep that version too
-                    atomic_write(path, data)
+            try:
+                if self._restore_one(record, path):
                     restored.append(record.path)
-                if record.mode is not None:
-                    os.chmod(os.path.realpath(path), record.mode)
-            elif path.exists():
-                send2trash(str(path))
-                restored.append(record.path)
+            except Exception as exc:  # OSError, and send2trash raises its own kinds too
+                reason = getattr(exc, "strerror", None) or exc
+                raise ConsolidateError(
+                    f"could not restore {path}: {reason}; nothing is lost (the journal keeps its copy): "
+                    "free the space or fix the permission and run `consolidate undo` again"
+                ) from None
+        remove_temp_files([Path(record.path) for record in self.files])
+        for directory in sorted(self.created_dirs, key=len, reverse=True):
+            try:
+                os.rmdir(directory)  # only when empty: a file someone put there stays
+            except OSError:
+                continue
         self.mark(UNDONE)
         return restored
+
+    def _restore_one(self, record: FileRecord, path: Path) -> bool:
+        if record.blob is not None:
+            data = (self.directory / "blobs" / record.blob).read_bytes()
+            current = digest_file(path)
+            changed = current != record.before
+            if changed:
+                if current not in (record.after, ABSENT):
+                    send2trash(str(path))  # edited since (undo --force): keep that version too
+                atomic_write(path, data)
+            if record.mode is not None:
+                os.chmod(os.path.realpath(path), record.mode)
+            return changed
+        if path.exists():
+            send2trash(str(path))
+            return True
+        return False
+
+
+def _missing_dirs(paths: Iterable[Path]) -> list[str]:
+    """The directories that writing these paths will create (parents that do not exist yet)."""
+    missing: set[str] = set()
+    for path in paths:
+        parent = Path(path).parent
+        while not parent.exists() and parent != parent.parent:
+            missing.add(str(parent))
+            parent = parent.parent
+    return sorted(missing)
 
 
 def _previous(path: Path) -> tuple[bytes | None, int | None]:
     """The bytes and permission bits of a file before the run, or (None, None) when there is none."""
     try:
-        return path.read_bytes(), path.stat().st_mode & 0o7777
+        return read_regular(path), path.stat().st_mode & 0o7777
     except FileNotFoundError:
         return None, None
     except OSError as exc:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import UsageError
 from .settings import Settings
@@ -40,27 +41,53 @@ class _Change(BaseModel):
     file: str = Field(min_length=1)
 
 
+def _one_line(value: str) -> str:
+    """An entry or a section name: one line, no control character — plan text cannot add structure."""
+    if any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in value):
+        raise ValueError("must be one line without control characters")
+    return value
+
+
+def _text_block(value: str) -> str:
+    """Text of several lines: no control character but the line break and the tab (a NUL would make
+    the file binary)."""
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\r\t" for c in value):
+        raise ValueError("holds a control character")
+    return value
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError("holds a NUL byte")
+    return value
+
+
+OneLine = Annotated[str, AfterValidator(_one_line)]
+TextBlock = Annotated[str, AfterValidator(_text_block)]
+Matched = Annotated[str, AfterValidator(_no_nul)]  # text looked for in a file: as it is there
+
+
 class AddEntry(_Change):
     op: Literal["add_entry"]
-    section: str = ""
-    text: str = Field(min_length=1)
+    section: OneLine = ""
+    text: OneLine = Field(min_length=1)
 
 
 class ReplaceEntry(_Change):
     op: Literal["replace_entry"]
-    old: str = Field(min_length=1)
-    new: str = Field(min_length=1)
+    old: Matched = Field(min_length=1)
+    new: OneLine = Field(min_length=1)
 
 
 class DropEntry(_Change):
     op: Literal["drop_entry"]
-    text: str = Field(min_length=1)
+    text: Matched = Field(min_length=1)
 
 
 class ReplaceText(_Change):
     op: Literal["replace_text"]
-    old: str = Field(min_length=1)
-    new: str
+    old: Matched = Field(min_length=1)
+    new: TextBlock
 
 
 class RedactSecrets(_Change):
@@ -71,7 +98,7 @@ class RedactSecrets(_Change):
 
 class WriteFile(_Change):
     op: Literal["write_file"]
-    content: str
+    content: TextBlock
     create_only: bool = False
 
 
@@ -81,10 +108,10 @@ class TrashFile(_Change):
 
 class ClusterSection(_Change):
     op: Literal["cluster_section"]
-    section: str = Field(min_length=1)
+    section: OneLine = Field(min_length=1)
     cluster_file: str = Field(min_length=1)
-    pointer: str = Field(min_length=1)
-    preamble: str = ""
+    pointer: OneLine = Field(min_length=1)
+    preamble: TextBlock = ""
 
 
 Change = Annotated[
@@ -173,9 +200,11 @@ class Plan(_Model):
         return proposals
 
     def to_json(self) -> str:
-        return (
-            json.dumps(self.model_dump(mode="json", exclude_none=True), indent=2, ensure_ascii=False) + "\n"
-        )
+        """The plan as JSON, every string redacted: a plan file never holds a secret."""
+        from .secrets import redact_data
+
+        data = redact_data(self.model_dump(mode="json", exclude_none=True))
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
     def select(self, only: list[str] | None) -> list[Proposal]:
         """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. Without
@@ -186,8 +215,10 @@ class Plan(_Model):
             unknown = [pid for pid in only if pid not in known]
             if unknown:
                 raise UsageError(f"--only names unknown proposal(s): {', '.join(unknown)}")
-            chosen = [p for p in self.proposals if p.id in only]
-        return sorted(chosen, key=lambda p: (p.order, self.proposals.index(p)))
+            wanted = set(only)
+            chosen = [p for p in self.proposals if p.id in wanted]
+        position = {id(p): n for n, p in enumerate(self.proposals)}  # not .index(): that compares models
+        return sorted(chosen, key=lambda p: (p.order, position[id(p)]))
 
 
 def parse_plan(text: str, source: str = "plan") -> Plan:
@@ -196,6 +227,8 @@ def parse_plan(text: str, source: str = "plan") -> Plan:
         raw = json.loads(text)
     except json.JSONDecodeError as exc:
         raise PlanError(f"{source}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise PlanError(f"{source}: JSON nested too deeply to be a plan") from None
     if not isinstance(raw, dict):
         raise PlanError(f"{source}: a plan is a JSON object")
     try:
@@ -204,9 +237,21 @@ def parse_plan(text: str, source: str = "plan") -> Plan:
         raise PlanError(f"{source}: {_describe(exc, raw)}") from None
 
 
+MAX_PLAN_BYTES = 64 * 1024 * 1024
+
+
 def load_plan(path: Path) -> Plan:
+    """Read and validate a plan file; a FIFO, a device or a huge file is refused without being read
+    to its end."""
+    from memory_layout.files import read_regular
+
     try:
-        text = path.read_text(encoding="utf-8")
+        data = read_regular(path, MAX_PLAN_BYTES)
+        if len(data) > MAX_PLAN_BYTES:
+            raise UsageError(
+                f"cannot read plan {path}: over {MAX_PLAN_BYTES // 2**20} MiB; a plan is never that big"
+            )
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read plan {path}: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_plan(text, str(path))
@@ -256,7 +301,14 @@ class WriteScope:
         self.memory_dir = memory_dir
         self._memory_real = Path(os.path.realpath(memory_dir))
         self._user_real = Path(os.path.realpath(user_claude_md))
-        self._claude_md = {Path(os.path.realpath(p)): p for p in (user_claude_md, project_claude_md)}
+        self._claude_md: dict[Path, Path] = {}
+        self._refused: dict[Path, str] = {}  # a CLAUDE.md whose symlink leads where we never write
+        for path, where in ((user_claude_md, "the Claude config dir"), (project_claude_md, "the repository")):
+            problem = _link_problem(path, where, also=self._user_real)
+            if problem:
+                self._refused[Path(os.path.abspath(path))] = problem
+            else:
+                self._claude_md[Path(os.path.realpath(path))] = path
         self.team = team
 
     def resolve(self, name: str, proposal: str) -> Path:
@@ -273,6 +325,8 @@ class WriteScope:
             raise PlanError(f"invalid path {name[:80]!r}")
         path = Path(name).expanduser()
         if path.is_absolute():
+            if Path(os.path.abspath(path)) in self._refused:
+                raise PlanError(self._refused[Path(os.path.abspath(path))])
             real = Path(os.path.realpath(path))
             if real in self._claude_md:
                 return self._claude_md[real]
@@ -289,6 +343,10 @@ class WriteScope:
             raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
         if any(len(part.encode()) > 255 for part in pure.parts):
             raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        if len(os.fsencode(self.memory_dir / pure)) >= _path_max(self.memory_dir):
+            raise PlanError(f"cannot use the path {name[:40]!r}…: it is longer than the system allows")
+        if _names_a_secret(pure.as_posix()):
+            raise PlanError("a file name holds what looks like a secret; plans never write one")
         real = Path(os.path.realpath(self.memory_dir / pure))
         if not _inside(real, self._memory_real) or real == self._memory_real:
             raise PlanError(f"{name} resolves outside the memory dir (symlink)")
@@ -299,8 +357,11 @@ class WriteScope:
         the memory dir holds will do; it must still be inside the memory dir or a CLAUDE.md."""
         path = Path(name)
         if path.is_absolute():
-            if Path(os.path.realpath(path)) in self._claude_md:
-                return path
+            if (
+                Path(os.path.realpath(path)) in self._claude_md
+                or Path(os.path.abspath(path)) in self._refused
+            ):
+                return path  # read for its hash only: a refused link is still what the plan saw
             if self.team is not None and self.team.holds(Path(os.path.realpath(path))):
                 return path
             raise PlanError(f"snapshot: {name} is outside the memory dir and not a CLAUDE.md file")
@@ -311,6 +372,39 @@ class WriteScope:
 
     def is_user_claude_md(self, path: Path) -> bool:
         return Path(os.path.realpath(path)) == self._user_real
+
+
+def _path_max(directory: Path) -> int:
+    try:
+        return os.pathconf(directory if directory.exists() else "/", "PC_PATH_MAX")
+    except (OSError, ValueError):
+        return 4096
+
+
+def _link_problem(path: Path, where: str, also: Path) -> str | None:
+    """Why a CLAUDE.md may not be written through its symlink: it is followed only to a Markdown file
+    inside the folder the CLAUDE.md belongs to (the repository, or the Claude config dir), or to the
+    user CLAUDE.md itself (`also`, which then needs the L0 confirmation)."""
+    folder = Path(os.path.realpath(path.parent))
+    real = Path(os.path.realpath(path))
+    if real == folder / path.name or real == also:
+        return None  # not a link, or a link to the other CLAUDE.md
+    if real.suffix.lower() == ".md" and _inside(real, folder) and real != folder:
+        return None
+    return f"{path} is a symlink to {real}, which is not a Markdown file inside {where}; refusing to write through it"
+
+
+def link_target(path: Path) -> Path | None:
+    """Where a symlinked file really is (None when it is not a link): what a reviewer must see."""
+    real = Path(os.path.realpath(path))
+    return real if real != Path(os.path.realpath(path.parent)) / path.name else None
+
+
+def _names_a_secret(name: str) -> bool:
+    from .secrets import has_secret
+
+    stem = name.removesuffix(".md")
+    return has_secret(stem) or has_secret(stem.replace("/", " ").replace("-", " ").replace("_", " "))
 
 
 class TeamScope:
@@ -332,6 +426,8 @@ class TeamScope:
             raise PlanError(f"{name} is not a Markdown file; plans only write *.md")
         if any(len(part.encode()) > 255 for part in pure.parts):
             raise PlanError(f"cannot use the path {name[:40]!r}…: a name is longer than 255 bytes")
+        if _names_a_secret(pure.as_posix()):
+            raise PlanError("a file name holds what looks like a secret; plans never write one")
         return self.team_dir / pure  # one spelling for one file
 
 

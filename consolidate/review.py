@@ -9,7 +9,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
-from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope
+from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
@@ -29,7 +29,7 @@ def proposed_files(
             apply_change(workspace, change, paths)
     except ChangeFailed:
         pass  # the base shows its own failure; this one is previewed on the files as they are
-    base = workspace.checkpoint()
+    base = workspace.contents()
     for change in proposal.changes:
         apply_change(workspace, change, paths)
     changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
@@ -37,8 +37,12 @@ def proposed_files(
     for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
         before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
         before = (before_bytes or b"").decode("utf-8", "replace")
+        name = workspace.name(path)
+        real = link_target(path)
+        if real is not None:
+            name += f" (symlink to {real})"  # the reviewer sees which file really changes
         new = None if after_bytes is None else after_bytes.decode("utf-8", "replace")
-        files.append((workspace.name(path), before, new))
+        files.append((name, before, new))
     return files
 
 

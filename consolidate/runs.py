@@ -44,10 +44,27 @@ def check_memory_dir(settings: Settings) -> None:
         )
 
 
+def check_memory_files(settings: Settings) -> None:
+    """One line, not a traceback, for a memory dir that is a file or a MEMORY.md that is not one."""
+    from memory_layout import INDEX
+    from memory_layout.files import exists, is_regular
+
+    memory = settings.memory_dir
+    if exists(memory) and not memory.is_dir():
+        raise UsageError(
+            f"the memory dir {memory} is a file, not a directory; move it aside or pass --memory-dir"
+        )
+    index = memory / INDEX
+    if exists(index) and not is_regular(index):
+        kind = "a directory" if index.is_dir() else "not a regular file"
+        raise UsageError(f"{index} is {kind}; move it aside and run again")
+
+
 @contextmanager
 def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[None]:
     """Hold the memory dir's lock; refuse to start over a run that was interrupted."""
     check_memory_dir(settings)
+    check_memory_files(settings)
     with run_lock(lock_file(settings), str(settings.memory_dir)):
         if not allow_pending:
             pending = pending_journal(journal_dir(settings))
@@ -56,4 +73,15 @@ def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[
                     f"run {pending.run_id} was interrupted before it finished; "
                     "`consolidate undo` restores the files it touched"
                 )
+            _sweep_temp_files(settings)
         yield
+
+
+def _sweep_temp_files(settings: Settings) -> None:
+    """Temp files of a write that was killed (no run is pending, and we hold the lock): removed."""
+    from .fsutil import remove_temp_files, stray_temp_files
+
+    layout = settings.layout
+    remove_temp_files(
+        [layout.user_claude_md, layout.project_claude_md], stray_temp_files(settings.memory_dir)
+    )

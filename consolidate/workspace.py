@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
 from memory_layout import Document, DocumentError, decode_document, parse_document
+from memory_layout.document import Block
 from memory_layout.tree import link_candidates
 
 from .errors import ConsolidateError
+from .fsutil import is_regular, read_regular
 
 NEW_INDEX = "# Project Memory\n"
 
@@ -25,7 +28,7 @@ def _read_regular(path: Path, name: str) -> bytes | None:
             return None
         if not path.is_file():
             raise ChangeFailed(f"{name} is not a regular file")
-        return path.read_bytes()
+        return read_regular(path)
     except OSError as exc:
         raise ChangeFailed(f"cannot read {name}: {exc.strerror or exc}") from None
 
@@ -36,34 +39,63 @@ def _parsed(data: bytes, name: str) -> Document:
     return parse_document(decode_document(data, name))
 
 
+_UNRENDERED = b"\x00unrendered"  # a marker: the file's current state is its saved, unrendered document
+
+
+@dataclass
+class Checkpoint:
+    current: dict[Path, bytes | None]
+    docs: dict[Path, Document]
+    blocks: dict[Path, list[Block]]
+
+
 class Workspace:
-    """Files by absolute path: bytes, or None once trashed. Reads the disk on first use only."""
+    """Files by absolute path: bytes, or None once trashed. Reads the disk on first use only.
+
+    A saved document is kept as it is and rendered only when its bytes are needed, and the next change
+    to that file edits it again: N changes to one file cost N edits, not N parses and renders. Since an
+    edit replaces blocks and never changes one, a copy of each document's block list is a checkpoint."""
 
     def __init__(self, memory_dir: Path) -> None:
         self.memory_dir = memory_dir
         self._original: dict[Path, bytes | None] = {}
         self._current: dict[Path, bytes | None] = {}
+        self._docs: dict[Path, Document] = {}  # a document that is the file's current content
 
-    def read(self, path: Path) -> bytes | None:
+    def _load(self, path: Path) -> None:
         if path not in self._current:
             data = _read_regular(path, self.name(path))
             self._original[path] = data
             self._current[path] = data
-        return self._current[path]
+
+    def read(self, path: Path) -> bytes | None:
+        self._load(path)
+        data = self._current[path]
+        if data is _UNRENDERED:
+            data = self._current[path] = self._docs[path].render().encode("utf-8")
+        return data
 
     def exists(self, path: Path) -> bool:
-        return self.read(path) is not None
+        self._load(path)
+        return self._current[path] is not None
 
     def write(self, path: Path, data: bytes) -> None:
-        self.read(path)
+        self._load(path)
         self._current[path] = data
+        self._docs.pop(path, None)
 
     def trash(self, path: Path) -> None:
-        if self.read(path) is None:
+        if not self.exists(path):
             raise ChangeFailed(f"{self.name(path)} does not exist")
         self._current[path] = None
+        self._docs.pop(path, None)
 
     def document(self, path: Path, *, create: bool) -> Document:
+        """The file's document, to edit and then `save`. It may be the very object saved last (no
+        copy, no re-parse): a change that fails after editing it is undone by `rollback`."""
+        self._load(path)
+        if path in self._docs:
+            return self._docs[path]
         data = self.read(path)
         if data is None:
             if not create:
@@ -85,20 +117,34 @@ class Workspace:
             raise ChangeFailed(str(exc)) from None
 
     def save(self, path: Path, document: Document) -> None:
-        self.write(path, document.render().encode("utf-8"))
+        self._load(path)
+        self._current[path] = _UNRENDERED
+        self._docs[path] = document
 
-    def checkpoint(self) -> dict[Path, bytes | None]:
-        return dict(self._current)
+    def contents(self) -> dict[Path, bytes | None]:
+        """Every file read so far with its current bytes (saved documents rendered)."""
+        return {path: self.read(path) for path in list(self._current)}
 
-    def rollback(self, checkpoint: dict[Path, bytes | None]) -> None:
-        self._current = dict(checkpoint)
+    def checkpoint(self) -> Checkpoint:
+        return Checkpoint(
+            dict(self._current), dict(self._docs), {p: list(d.blocks) for p, d in self._docs.items()}
+        )
+
+    def rollback(self, checkpoint: Checkpoint) -> None:
+        self._current = dict(checkpoint.current)
+        self._docs = dict(checkpoint.docs)
+        for path, document in self._docs.items():
+            blocks = checkpoint.blocks[path]
+            if document.blocks != blocks:  # blocks compare by identity: a fast check
+                document.blocks = list(blocks)
+                document.forget_lookups()
         for path in list(self._original):
             if path not in self._current:
                 del self._original[path]
 
     def changes(self) -> dict[Path, bytes | None]:
         """Files whose final state differs from the disk: new bytes, or None to trash."""
-        return {p: d for p, d in self._current.items() if d != self._original.get(p)}
+        return {p: d for p in list(self._current) if (d := self.read(p)) != self._original.get(p)}
 
     def link_resolves(self, source: Path, target: str) -> bool:
         """Whether a link written in `source` leads to a file: memory files relative to themselves or
@@ -109,7 +155,7 @@ class Workspace:
             if not file:
                 return False
             linked = source.parent / file
-            return self._current[linked] is not None if linked in self._current else linked.is_file()
+            return self._current[linked] is not None if linked in self._current else is_regular(linked)
         for candidate in link_candidates(self.name(source), target):
             if self.exists(self.memory_dir / candidate):
                 return True

@@ -28,7 +28,7 @@ class DocumentError(ValueError):
     """A file that cannot be treated as a memory document (binary, not UTF-8, too large)."""
 
 
-@dataclass
+@dataclass(eq=False)  # a block is itself, not its text: two equal lines are two blocks
 class Block:
     kind: BlockKind
     text: str
@@ -38,7 +38,8 @@ class Block:
 
     @property
     def line_count(self) -> int:
-        return len(split_lines(self.text))
+        text = self.text
+        return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,10 @@ class Document:
     newline: str = "\n"
     frontmatter: Frontmatter | None = None
     warnings: list[str] = field(default_factory=list)
+    # Lookups kept up to date by the edits, so that N edits cost N lookups, not N walks: the entry
+    # blocks by comparable text, and per section (first heading of that name) its heading and last entry.
+    _by_text: dict[str, list[Block]] | None = field(default=None, repr=False, compare=False)
+    _sections: dict[str, list[Block | None]] | None = field(default=None, repr=False, compare=False)
 
     def render(self) -> str:
         return (BOM if self.bom else "") + "".join(block.text for block in self.blocks)
@@ -102,6 +107,56 @@ class Document:
         """An independent copy: edits to it leave this document as it is."""
         blocks = [Block(b.kind, b.text, b.start, b.level, b.title) for b in self.blocks]
         return Document(blocks, self.bom, self.newline, self.frontmatter, list(self.warnings))
+
+    # -- lookups -----------------------------------------------------------------------------
+
+    def forget_lookups(self) -> None:
+        """Drop the lookups (after the block list was replaced from outside)."""
+        self._by_text = self._sections = None
+
+    def _text_index(self) -> dict[str, list[Block]]:
+        if self._by_text is None:
+            self._by_text = {}
+            for block in self.blocks:
+                if block.kind == "entry":
+                    self._by_text.setdefault(_comparable(block.text), []).append(block)
+        return self._by_text
+
+    def _section_index(self) -> dict[str, list[Block | None]]:
+        """normalized title → [heading, last entry] of the first section of that name ('' = before
+        the first heading)."""
+        if self._sections is None:
+            found: dict[str, list[Block | None]] = {"": [None, None]}
+            current: list[Block | None] | None = found[""]
+            for block in self.blocks:
+                if block.kind == "heading":
+                    key = normalize_title(block.title)
+                    current = None if key in found else found.setdefault(key, [block, None])
+                elif block.kind == "entry" and current is not None:
+                    current[1] = block
+            self._sections = found
+        return self._sections
+
+    def _indexed(self, block: Block) -> None:
+        if self._by_text is not None:
+            self._by_text.setdefault(_comparable(block.text), []).append(block)
+
+    def _unindexed(self, block: Block) -> None:
+        if self._by_text is not None:
+            same = self._by_text.get(_comparable(block.text), [])
+            if block in same:
+                same.remove(block)
+
+    def _entry_at(self, block: Block) -> Entry:
+        """The entry of a block, with its section and line (one walk up to it)."""
+        line, section = 1, ""
+        for candidate in self.blocks:
+            if candidate is block:
+                return Entry(block, section, line)
+            if candidate.kind == "heading":
+                section = candidate.title
+            line += candidate.line_count
+        raise ValueError("block is not part of this document")
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -137,9 +192,15 @@ class Document:
         return next((s for s in self.sections() if normalize_title(s.name) == wanted), None)
 
     def find_entry(self, text: str) -> Entry | None:
-        """The entry whose text equals `text` (ignoring trailing whitespace and line endings)."""
-        wanted = _comparable(text)
-        return next((e for e in self.entries() if _comparable(e.text) == wanted), None)
+        """The entry whose text equals `text` (ignoring trailing whitespace and line endings); the
+        first one in the document when several do."""
+        same = self._text_index().get(_comparable(text))
+        if not same:
+            return None
+        if len(same) == 1:
+            return self._entry_at(same[0])
+        first = min(same, key=self._index_of)
+        return self._entry_at(first)
 
     # -- editing ---------------------------------------------------------------------------
 
@@ -149,32 +210,40 @@ class Document:
             marker = LIST_MARKER.match(entry.block.text)
             prefix = f"{marker['indent']}{marker['marker']}{marker['space'] or ' '}" if marker else "- "
             new_text = prefix + new_text.lstrip()
-        entry.block.text = self._lines(new_text)
+        old = entry.block
+        self._swap(old, Block(old.kind, self._lines(new_text), old.start, old.level, old.title))
 
     def remove_entry(self, entry: Entry) -> None:
         index = self._index_of(entry.block)
+        self._unindexed(entry.block)
+        if self._sections is not None and any(entry.block is last for _, last in self._sections.values()):
+            self._sections = None  # a section lost its last entry: find it again when needed
         del self.blocks[index]
 
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
         """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""
         block = Block("entry", self._lines(as_list_item(text)))
-        target = self.section(section) if section else None
+        sections = self._section_index()
+        target = sections.get(normalize_title(section)) if section else None
+        self._indexed(block)
         if target is None and section:
             self._ensure_trailing_newline(len(self.blocks))
-            if self.blocks and self.render().strip():
+            if self.blocks and any(b.text.strip() for b in self.blocks):
                 self.blocks.append(Block("other", self.newline))
             hashes = "#" * max(1, level)
-            self.blocks.append(
-                Block("heading", f"{hashes} {section}{self.newline}", level=level, title=section)
-            )
-            self.blocks.append(block)
+            heading = Block("heading", f"{hashes} {section}{self.newline}", level=level, title=section)
+            self.blocks += [heading, block]
+            sections[normalize_title(section)] = [heading, block]
             return
-        if target is not None and target.entries:
-            anchor = self._index_of(target.entries[-1].block) + 1
-        elif target is not None and target.heading is not None:
-            anchor = self._after_content(self._index_of(target.heading))
+        if target is not None and target[1] is not None:
+            anchor = self._index_of(target[1]) + 1
+        elif target is not None and target[0] is not None:
+            anchor = self._after_content(self._index_of(target[0]))
         else:
             anchor = self._end_of_entries()
+            self._sections = None  # the entry joins whichever section that is
+        if target is not None:
+            target[1] = block
         self._ensure_trailing_newline(anchor)
         self.blocks.insert(anchor, block)
         following = self.blocks[anchor + 1] if anchor + 1 < len(self.blocks) else None
@@ -189,12 +258,14 @@ class Document:
         target = self.section(section)
         if target is None:
             raise KeyError(section)
+        self._by_text = self._sections = None  # many blocks change: look them up afresh
         for entry in target.entries[1:]:
             self.remove_entry(entry)
         if target.entries:
             first = target.entries[0].block
             index = self._index_of(first)
             self.blocks[index : index + 1] = [Block("entry", self._lines(as_list_item(t))) for t in texts]
+            self._by_text = self._sections = None
         else:
             for text in texts:
                 self.add_entry(section, text)
@@ -204,10 +275,10 @@ class Document:
         return self.newline.join(line.rstrip("\r") for line in body.split("\n")) + self.newline
 
     def _index_of(self, block: Block) -> int:
-        for index, candidate in enumerate(self.blocks):
-            if candidate is block:
-                return index
-        raise ValueError("block is not part of this document")
+        try:
+            return self.blocks.index(block)  # identity (blocks compare by identity): a C-speed scan
+        except ValueError:
+            raise ValueError("block is not part of this document") from None
 
     def _after_content(self, heading: int) -> int:
         """Where an entry goes in a section with none: right under the heading when the section is
@@ -232,7 +303,19 @@ class Document:
 
     def _ensure_trailing_newline(self, anchor: int) -> None:
         if anchor > 0 and not self.blocks[anchor - 1].text.endswith("\n"):
-            self.blocks[anchor - 1].text += self.newline
+            old = self.blocks[anchor - 1]
+            self._swap(old, Block(old.kind, old.text + self.newline, old.start, old.level, old.title))
+
+    def _swap(self, old: Block, new: Block) -> None:
+        """Put `new` where `old` is. Edits replace blocks, never change one, so that a copy of the
+        block list (`list(doc.blocks)`) is a snapshot of the document."""
+        self.blocks[self._index_of(old)] = new
+        if old.kind == "entry":
+            self._unindexed(old)
+            self._indexed(new)
+        if self._sections is not None:
+            for pair in self._sections.values():
+                pair[:] = [new if b is old else b for b in pair]
 
 
 def as_list_item(text: str) -> str:

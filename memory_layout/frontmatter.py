@@ -46,6 +46,8 @@ def parse_frontmatter(raw: str, inner: str) -> Frontmatter:
     """Parse the YAML between the fences; a problem is recorded, never raised."""
     try:
         data = yaml.safe_load(inner) if inner.strip() else {}
+    except RecursionError:
+        return Frontmatter(raw, {}, "broken frontmatter: nested too deeply to read")
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""

@@ -9,6 +9,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
 from .document import Document, DocumentError, decode_document, parse_document
+from .files import exists, read_regular
 
 INDEX = "MEMORY.md"
 CLUSTER_DIR = "clusters"
@@ -62,7 +63,7 @@ class MemoryTree:
     def resolve_link(self, source: str, target: str) -> str | None:
         """The memory-relative path a link in `source` points at, if that file exists."""
         for candidate in link_candidates(source, target):
-            if candidate in self.files or (self.root / candidate).exists():
+            if candidate in self.files or exists(self.root / candidate):
                 return candidate
         return None
 
@@ -92,7 +93,7 @@ def _normalize(path: PurePosixPath) -> str:
 def read_memory_file(root: Path, relative: str) -> MemoryFile:
     """Read and parse one file; problems are recorded on the result, never raised."""
     try:
-        data = (root / relative).read_bytes()
+        data = read_regular(root / relative)  # whole: an oversized index is still measured
     except OSError as exc:
         return MemoryFile(relative, b"", None, f"cannot read {relative}: {exc.strerror or exc}")
     try:

@@ -8,6 +8,7 @@ reported only, since writing its pointer is the synthesiser's job.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
@@ -37,13 +38,14 @@ _WHEN = re.compile(
 def hygiene_findings(tree: MemoryTree, units: list[Unit]) -> list[Draft]:
     at = {(u.file, u.line): u for u in units if u.is_entry}
     drafts = []
+    renames = _Renames(tree)  # built once: the links are resolved once, not once per dangling pointer
     for defect in check_tree(tree):
         unit = at.get((defect.file, defect.line))
         if defect.kind == "bare-pointer" and unit is not None:
             bare = _bare(tree, unit, defect)
             drafts.extend([bare] if bare else [])
         elif defect.kind == "dangling-pointer" and unit is not None:
-            drafts.append(_dangling(tree, unit, defect))
+            drafts.append(_dangling(renames, unit, defect))
         elif defect.kind in _ACTIONS:
             action, confidence, advice = _ACTIONS[defect.kind]
             draft = Draft("HYGIENE", unit, f"{defect.kind}: {defect.detail}; {advice}", action, confidence)  # type: ignore[arg-type]
@@ -94,10 +96,10 @@ def _first_sentence(tree: MemoryTree, path: str) -> str:
     return ""
 
 
-def _dangling(tree: MemoryTree, unit: Unit, defect: Defect) -> Draft:
+def _dangling(renames: _Renames, unit: Unit, defect: Defect) -> Draft:
     missing = defect.detail.removesuffix(" does not exist")
     evidence = f"dangling-pointer: {missing} does not exist in the memory dir"
-    moved = _closest_existing(tree, missing)
+    moved = renames.closest(missing)
     if moved is not None:
         text = unit.text.replace(f"({missing}", f"({moved}", 1)
         return Draft(
@@ -118,26 +120,55 @@ def _dangling(tree: MemoryTree, unit: Unit, defect: Defect) -> Draft:
     return Draft("HYGIENE", unit, f"{evidence}; the line is only the broken link", "REMOVE", 0.8)
 
 
-def _closest_existing(tree: MemoryTree, missing: str) -> str | None:
-    wanted = PurePosixPath(missing).stem.lower()
-    best, score = None, 0.0
-    reachable = linked_files(tree)
-    for path in (p for p in tree.topic_files() if p not in reachable):
-        ratio = SequenceMatcher(None, wanted, PurePosixPath(path).stem.lower()).ratio()
-        if ratio > score:
-            best, score = path, ratio
-    return best if score >= 0.85 else None
+class _Renames:
+    """Topic files no pointer reaches, by the trigrams of their names: where a dangling pointer's file
+    may have moved. A missing name is compared with the few files that share the most trigrams with
+    it, so D dangling pointers against T files cost about D·20 comparisons, not D·T."""
+
+    CANDIDATES = 20
+
+    def __init__(self, tree: MemoryTree) -> None:
+        reachable = linked_files(tree)
+        self.files = [(p, PurePosixPath(p).stem.lower()) for p in tree.topic_files() if p not in reachable]
+        self.by_gram: dict[str, list[int]] = {}
+        for number, (_, stem) in enumerate(self.files):
+            for gram in _trigrams(stem):
+                self.by_gram.setdefault(gram, []).append(number)
+
+    def closest(self, missing: str) -> str | None:
+        wanted = PurePosixPath(missing).stem.lower()
+        shared: Counter[int] = Counter()
+        for gram in _trigrams(wanted):
+            shared.update(self.by_gram.get(gram, ()))
+        if len(wanted) < 3:
+            shared.update(range(len(self.files)))  # too short for trigrams: compare with all
+        best, score = None, 0.0
+        for number, _ in shared.most_common(self.CANDIDATES):
+            path, stem = self.files[number]
+            ratio = SequenceMatcher(None, wanted, stem).ratio()
+            if ratio > score:
+                best, score = path, ratio
+        return best if score >= 0.85 else None
+
+
+def _trigrams(text: str) -> set[str]:
+    return {text[i : i + 3] for i in range(len(text) - 2)}
+
+
+# One pattern for every link (compiled once); the callbacks keep the links to other files.
+_ANY_LINK = re.compile(
+    r"\s*(?:→|->|=>)?\s*(?:see\s+)?\[(?P<label>[^\]\n]*)\]\(<?(?P<target>[^)\s#>]+)(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\)"
+)
+_ANY_WIKI = re.compile(r"\[\[(?P<stem>[^\]|#]+)(?:[|#][^\]]*)?\]\]")
 
 
 def _without_link(text: str, target: str) -> str:
-    escaped = re.escape(target)
-
     def keep_text(match: re.Match[str]) -> str:
+        if match["target"] != target:
+            return match.group(0)
         label = match["label"].strip()
         return "" if _GENERIC_LINK_TEXT.match(label) else f" {label}"
 
-    link = rf"\s*(?:→|->|=>)?\s*(?:see\s+)?\[(?P<label>[^\]\n]*)\]\(<?{escaped}(?:#[^)\s]*)?>?(?:\s+\"[^\"]*\")?\)"
-    result = re.sub(link, keep_text, text)
-    return re.sub(
-        r"\[\[" + re.escape(PurePosixPath(target).stem) + r"(?:[|#][^\]]*)?\]\]", "", result
-    ).rstrip()
+    stem = PurePosixPath(target).stem
+    result = _ANY_LINK.sub(keep_text, text)
+    return _ANY_WIKI.sub(lambda m: "" if m["stem"] == stem else m.group(0), result).rstrip()

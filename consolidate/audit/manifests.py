@@ -55,7 +55,7 @@ def read_manifests(root: Path, tracked: Iterable[str]) -> Manifests:
         if text is not None:
             try:
                 reader(manifests, text, relative)
-            except (ValueError, TypeError, AttributeError, KeyError):
+            except (ValueError, TypeError, AttributeError, KeyError, RecursionError):
                 continue
     return manifests
 

@@ -28,6 +28,8 @@ _IDENTIFIER = re.compile(
     r"(?:#|\b(?:case|step|item|issue|ticket|pr|no\.?|number|phase|part|round))\s*$", re.I
 )
 _VALUE = re.compile(r"(?<![\w./-])\d+(?:\.\d+)*(?:\.x)?(?![\w/-])")
+# A phrase before its keyword starts after the previous `.;,` (or at the start): anchoring it there
+# keeps the search linear (unanchored, the lazy group is retried from every position of a long run).
 _MIGRATIONS = [
     re.compile(p, re.IGNORECASE)
     for p in (
@@ -35,12 +37,12 @@ _MIGRATIONS = [
         r"\breplaced\s+(?P<old>[^.;,]+?)\s+(?:with|by)\s+(?P<new>[^.;,]+)",
         r"\b(?:no longer|don'?t|do not|stop)\s+us(?:e|es|ing)\s+(?P<old>[^.;,]+)",
         r"\buse\s+(?P<new>\S+)\s+instead of\s+(?P<old>[^.;,]+)",
-        r"(?P<old>\S+)\s+(?:is|are)\s+(?:now\s+)?deprecated",
+        r"(?<!\S)(?P<old>\S+)\s+(?:is|are)\s+(?:now\s+)?deprecated",
         r"перешли\s+с\s+(?P<old>[^.;,]+?)\s+на\s+(?P<new>[^.;,]+)",
-        r"(?P<new>[^.;,]+?)\s+вместо\s+(?P<old>[^.;,]+)",
+        r"(?:^|(?<=[.;,]))(?P<new>[^.;,]+?)\s+вместо\s+(?P<old>[^.;,]+)",
         r"从(?P<old>[^，。；,.;]+?)(?:迁移|切换|换)到(?P<new>[^，。；,.;]+)",
         r"不再使用(?P<old>[^，。；,.;]+)",
-        r"(?P<old>[^.;,]+?)\s+yerine\s+(?P<new>[^.;,]+)",
+        r"(?:^|(?<=[.;,]))(?P<old>[^.;,]+?)\s+yerine\s+(?P<new>[^.;,]+)",
     )
 ]
 _MIGRATION_VERBS = stemmed(

@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Literal
 
 from memory_layout import Document, MemoryTree, decode_document, parse_document
-from memory_layout.document import DocumentError, split_lines
+from memory_layout.document import MAX_DOCUMENT_BYTES, DocumentError, split_lines
+from memory_layout.files import read_regular
 from memory_layout.pointers import Link
 
 from .claims import Claim, extract_claims
@@ -125,7 +126,7 @@ def _split_paragraphs(text: str) -> list[tuple[int, str]]:
 def claude_md_units(path: Path, source: Source) -> tuple[list[Unit], str | None]:
     """Units of a CLAUDE.md file; a missing file gives none, an unreadable one a note."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path, MAX_DOCUMENT_BYTES)
     except FileNotFoundError:
         return [], None
     except OSError as exc:

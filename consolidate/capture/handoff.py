@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write
-from ..secrets import redact
+from ..secrets import redact, redact_clip
 from ..transcripts.records import Record, human_text
 from .places import project_key
 
@@ -42,7 +42,7 @@ def absorb_title(facts: dict[str, Any], raw: dict[str, Any]) -> None:
     """Titles and summaries are metadata records: the reader's `normalize` skips them."""
     title_key = TITLE_KEYS.get(str(raw.get("type")))
     if title_key and isinstance(raw.get(title_key), str):
-        _remember(facts["titles"], raw[title_key].strip(), 3)
+        _remember(facts["titles"], " ".join(redact_clip(raw[title_key], ENTRY_CHARS).split()), 3)
 
 
 def absorb(facts: dict[str, Any], record: Record) -> None:
@@ -68,8 +68,7 @@ def _remember(items: list[Any], item: Any, keep: int, dedupe: bool = True) -> No
 
 
 def _line(text: str) -> str:
-    flat = " ".join(redact(text).split())
-    return flat if len(flat) <= ENTRY_CHARS else flat[: ENTRY_CHARS - 1] + "…"
+    return " ".join(redact_clip(text, ENTRY_CHARS).split())
 
 
 def render_handoff(facts: dict[str, Any], project: Path, ended: datetime) -> str:
@@ -111,7 +110,7 @@ def _top_dirs(changed: list[str], project: Path) -> list[str]:
 def write_handoff(state_dir: Path, project: Path, session_id: str, text: str, now: datetime) -> Path:
     path = handoff_path(state_dir, project)
     header = f"<!-- session: {session_id or '-'} ended: {now.strftime('%Y-%m-%dT%H:%M:%SZ')} -->\n"
-    atomic_write(path, (header + text + "\n").encode("utf-8"))
+    atomic_write(path, (header + redact(text) + "\n").encode("utf-8", "replace"))
     return path
 
 

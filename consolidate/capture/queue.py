@@ -106,7 +106,10 @@ class Queue:
         self._db.execute("COMMIT")
 
     def enqueue(self, bucket: str, items: Iterable[NewItem]) -> list[str]:
-        """Add the items not yet queued nor processed; returns the ids actually added."""
+        """Add the items not yet queued nor processed; returns the ids actually added. Payloads and
+        sources are redacted here, whoever made them."""
+        from ..secrets import redact, redact_data
+
         added: list[str] = []
         stamp = now_iso()
         with self.transaction() as db:
@@ -120,9 +123,9 @@ class Queue:
                         bucket,
                         item.id,
                         item.channel,
-                        item.payload,
+                        _safe(redact(item.payload)),
                         stamp,
-                        json.dumps(item.source),
+                        json.dumps(redact_data(item.source)),
                         bucket,
                         item.id,
                     ),
@@ -185,7 +188,7 @@ def _row_dict(row: tuple[Any, ...]) -> dict[str, Any]:
     identifier, channel, payload, created_at, source = row
     try:
         origin = json.loads(source)
-    except ValueError:
+    except (ValueError, RecursionError):
         origin = {}
     return {
         "id": identifier,
@@ -220,3 +223,8 @@ def ack(
 def pending_signals(queue: Queue, bucket: str, config: Config) -> list[str]:
     """The auto-drain signal of each channel with pending items; nothing when the queue is empty."""
     return [config.signal(channel, count) for channel, count in queue.counts(bucket).items() if count]
+
+
+def _safe(text: str) -> str:
+    """Text SQLite can store as UTF-8: a lone surrogate becomes "?"."""
+    return text.encode("utf-8", "replace").decode("utf-8") if not text.isascii() else text

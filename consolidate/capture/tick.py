@@ -197,6 +197,11 @@ def _capture_lessons(
             continue
         if is_new:
             result.lessons.append(episode.id)
+            if episode.awaits_confirmation:
+                result.problems.append(
+                    f"lesson {episode.id} asks to block calls; it only advises until the user confirms it "
+                    f"with `consolidate learnings confirm {episode.id}`"
+                )
 
 
 def _ordered(files: list[TranscriptFile], live: Path | None) -> list[TranscriptFile]:

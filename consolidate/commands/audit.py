@@ -29,7 +29,10 @@ def run(args: argparse.Namespace) -> int:
 
         if not Path(args.project).is_dir():
             raise UsageError(f"not a directory: {args.project}")
+    from ..runs import check_memory_files
+
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    check_memory_files(settings)
     report = audit(settings, progress=_progress())
     from ..team.audit import with_team_findings
 

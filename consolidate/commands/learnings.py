@@ -1,4 +1,4 @@
-"""consolidate learnings capture | score | lint | promote ID | archive ID | bump ID | report"""
+"""consolidate learnings capture | score | lint | promote ID | archive ID | bump ID | confirm ID | report"""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ ACTIONS = {
     "lint": "HOT (freq ≥ 3: change the system), PROMOTE (score > 0.8), STALE (score < 0.15)",
     "promote": "propose an episode's rule for the project's CLAUDE.md (reviewed, then applied)",
     "archive": "retire an episode",
+    "confirm": "let a guard lesson the assistant wrote deny the calls it matches (until then it only advises)",
     "bump": "count a repeat of an episode",
     "report": "a Markdown report for the owner",
 }
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for name, text in ACTIONS.items():
         action = actions.add_parser(name, help=text, description=text)
         add_scope_options(action)
-        if name in ("promote", "archive", "bump"):
+        if name in ("promote", "archive", "bump", "confirm"):
             action.add_argument("id", help="episode id, e.g. EP-20260411-007")
         if name == "promote":
             action.add_argument("--yes", "-y", action="store_true", help="apply without asking")

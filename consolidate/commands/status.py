@@ -15,10 +15,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..runs import check_memory_files
     from ..settings import load_settings
     from ..status import build_status
 
     settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    check_memory_files(settings)
     status = build_status(settings)
     if args.json:
         sys.stdout.write(json.dumps(status, indent=2, ensure_ascii=False) + "\n")

@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..secrets import redact
+from ..secrets import redact_clip
 from ..transcripts.records import Record, ToolResult, ToolUse
+from ..transcripts.state import encode_json
 
 CARRY_RECORDS = 24  # enough to look back over a turn: the last tool calls and what they answered
 TEXT_LIMIT = 200  # detectors look back at the gist of earlier turns, never their full text
@@ -26,22 +27,22 @@ def dump_records(records: list[Record]) -> list[list[Any]]:
 def _row(record: Record) -> list[Any]:
     uses = [[u.id, u.name, _inputs(u.input)] for u in record.tool_uses]
     results = [
-        [r.tool_use_id, r.is_error, redact(r.text[:ERROR_LIMIT]) if r.is_error else ""]
+        [r.tool_use_id, r.is_error, redact_clip(r.text, ERROR_LIMIT, "") if r.is_error else ""]
         for r in record.tool_results
     ]
     return [
         record.type, record.uuid, record.parent, record.logical_parent, record.session, record.timestamp,
         record.line, record.subtype, record.message_id, record.sidechain, record.meta, record.compact_summary,
-        record.origin, [_clean(t[:TEXT_LIMIT]) for t in record.texts], uses, results,
+        record.origin, [redact_clip(t, TEXT_LIMIT, "") for t in record.texts], uses, results,
     ]  # fmt: skip
 
 
-def _clean(text: str) -> str:
-    return redact(text)
-
-
 def _inputs(values: dict[str, Any]) -> dict[str, Any]:
-    return {k: _clean(v[:TEXT_LIMIT]) for k, v in values.items() if k in _INPUT_KEYS and isinstance(v, str)}
+    return {
+        k: redact_clip(v, TEXT_LIMIT, "")
+        for k, v in values.items()
+        if k in _INPUT_KEYS and isinstance(v, str)
+    }
 
 
 def load_records(rows: list[list[Any]]) -> list[Record]:
@@ -84,7 +85,7 @@ class CarryStore:
         if self._rows is None:
             try:
                 loaded = json.loads(self.path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
+            except (OSError, ValueError, RecursionError):
                 loaded = {}
             self._rows = loaded if isinstance(loaded, dict) else {}
         return self._rows
@@ -111,6 +112,6 @@ class CarryStore:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        temp.write_text(json.dumps(self._rows, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        temp.write_bytes(encode_json(self._rows))
         os.replace(temp, self.path)
         self._dirty = False

@@ -12,6 +12,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from memory_layout.document import MAX_DOCUMENT_BYTES
+from memory_layout.files import read_regular
+
 from ..models import Candidate, DiscoveryReport
 from ..settings import Settings
 from ..status import read_marker
@@ -127,7 +130,7 @@ def load_memory_texts(settings: Settings) -> dict[str, str]:
     paths = sorted(settings.memory_dir.rglob("*.md")) if settings.memory_dir.is_dir() else []
     for path in [*paths, layout.user_claude_md, layout.project_claude_md]:
         try:
-            texts[str(path)] = path.read_text(encoding="utf-8", errors="replace")
+            texts[str(path)] = read_regular(path, MAX_DOCUMENT_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
     return texts

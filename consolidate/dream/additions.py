@@ -19,7 +19,7 @@ from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
 from ..models import Candidate, Layer
-from ..secrets import has_secret, redact
+from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
@@ -359,6 +359,7 @@ def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
 
 def topic_name(candidate: Candidate, taken: set[str]) -> str:
     source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
+    source = without_secrets(source)  # a file name is written too: redact before slugging
     words_ = [
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
     ]

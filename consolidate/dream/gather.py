@@ -67,6 +67,8 @@ def parse_output(agent: AgentName, output: AgentOutput) -> AuditReport | Discove
             raise EngineFailure(
                 f"{agent} returned truncated or invalid JSON ({exc.msg} at char {exc.pos})"
             ) from None
+        except RecursionError:
+            raise EngineFailure(f"{agent} returned JSON nested too deeply to read") from None
     if not isinstance(data, dict):
         raise EngineFailure(f"{agent} returned {type(data).__name__}, not a JSON object")
     model = AuditReport if agent == AUDITOR else DiscoveryReport

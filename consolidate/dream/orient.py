@@ -13,9 +13,10 @@ from functools import cached_property
 from pathlib import Path
 
 from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
+from memory_layout.document import MAX_DOCUMENT_BYTES
 from memory_layout.imports import ImportedFile, follow_imports
 
-from ..fsutil import ABSENT, atomic_write, digest_file
+from ..fsutil import ABSENT, atomic_write, digest_file, read_regular
 from ..gitrepo import GitRepo
 from ..settings import Settings
 from ..team.layer import LAYER, known_texts, load_team
@@ -68,7 +69,7 @@ class Snapshot:
 
 def _read_text(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_regular(path, MAX_DOCUMENT_BYTES).decode("utf-8", errors="replace")
     except OSError:
         return ""
 
@@ -123,13 +124,25 @@ def _encodable(name: str) -> bool:
     return True
 
 
+def create_index(settings: Settings, index: Path) -> None:
+    """Write a new MEMORY.md as a journaled run of its own, so that `consolidate undo` removes it
+    even when the dream fails (or is killed) right after."""
+    from ..journal import COMPLETE, Journal
+    from ..runs import journal_dir
+
+    data = NEW_INDEX.encode()
+    journal = Journal.begin(journal_dir(settings), {index: data}, "created MEMORY.md")
+    atomic_write(index, data)
+    journal.mark(COMPLETE)
+
+
 def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     """Read the memory dir, both CLAUDE.md files and git; create MEMORY.md when absent (unless dry)."""
     layout = settings.layout
     index = layout.memory_dir / INDEX
     created = not index.exists()
     if created and create:
-        atomic_write(index, NEW_INDEX.encode())
+        create_index(settings, index)
     tree = load_memory_tree(layout.memory_dir)
     hashes = {
         name: file.digest
@@ -139,7 +152,10 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     hashes.setdefault(INDEX, digest_file(index))
     user_md, project_md = _read_text(layout.user_claude_md), _read_text(layout.project_claude_md)
     for path in (layout.user_claude_md, layout.project_claude_md):
-        hashes[str(path)] = digest_file(path) if path.exists() else ABSENT
+        try:
+            hashes[str(path)] = digest_file(path) if path.exists() else ABSENT
+        except OSError:
+            continue  # a FIFO or an unreadable file: read as empty, and a change to it fails alone
     repo = GitRepo.find(layout.git_root or layout.project)
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]

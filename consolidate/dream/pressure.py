@@ -12,6 +12,7 @@ from memory_layout import CLUSTER_DIR, INDEX, Entry, EntryKind, render_frontmatt
 from memory_layout.health import MAX_ENTRY_CHARS, MAX_SECTION_ENTRIES
 from memory_layout.pointers import rebase_links, trigger_pointer
 
+from ..secrets import without_secrets
 from .drafts import Draft, document, pointing_entries
 from .orient import Snapshot
 from .titles import write_title
@@ -20,7 +21,7 @@ _SLUG = re.compile(r"[^a-z0-9]+")
 
 
 def slug(text: str) -> str:
-    return _SLUG.sub("-", text.lower()).strip("-") or "section"
+    return _SLUG.sub("-", without_secrets(text).lower()).strip("-") or "section"
 
 
 def section_sizes(snapshot: Snapshot, drafts: list[Draft]) -> Counter[str]:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write
+from ..secrets import redact
 from ..settings import Settings
 from .base import AUDITOR, DISCOVERER, AgentTask
 from .reports import STARTED_FILE
@@ -71,7 +72,7 @@ def write_handoff(
     for agent in agents:
         task = AgentTask(agent, snapshot, since, queue_items if agent == DISCOVERER else [])
         path = folder / f"{agent}.task.md"
-        atomic_write(path, task_prompt(task).encode("utf-8"))
+        atomic_write(path, redact(task_prompt(task)).encode("utf-8", "replace"))
         tasks[agent], reports[agent] = str(path), str(folder / f"{agent}.json")
     layout = settings.layout
     options = [

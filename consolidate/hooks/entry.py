@@ -64,9 +64,12 @@ def log_failure(env: Mapping[str, str], event: str, exc: BaseException) -> None:
         if path.exists() and path.stat().st_size > LOG_MAX_BYTES:
             path.replace(path.with_suffix(".log.1"))
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        from ..secrets import redact
+
         detail = "".join(traceback.format_exception(exc, limit=-3)).rstrip()
-        with open(path, "a", encoding="utf-8") as handle:
-            handle.write(f"{stamp} {event}: {type(exc).__name__}: {exc}\n{detail}\n\n")
+        entry = redact(f"{stamp} {event}: {type(exc).__name__}: {exc}\n{detail}\n\n")
+        with open(path, "a", encoding="utf-8", errors="replace") as handle:
+            handle.write(entry)
     except OSError:
         pass  # nowhere to log: still exit 0
 

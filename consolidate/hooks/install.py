@@ -127,6 +127,8 @@ def read_settings(path: Path) -> dict[str, Any]:
         raise ConsolidateError(
             f"{path} is not valid JSON (line {exc.lineno}: {exc.msg}); fix it first"
         ) from None
+    except RecursionError:
+        raise ConsolidateError(f"{path} is JSON nested too deeply to read; fix it first") from None
     if not isinstance(data, dict):
         raise ConsolidateError(f"{path} does not hold a JSON object")
     return data

@@ -26,7 +26,7 @@ def handle(ctx: HookContext) -> str:
     if not lessons:
         return ""
     tool = str(ctx.payload.get("tool_name"))
-    guards = [e for e in lessons if e.trigger is not None and e.trigger.guard]
+    guards = [e for e in lessons if e.guards]  # an assistant-written guard only advises until confirmed
     if guards:
         reason = "Blocked by a lesson from an earlier session:\n" + "\n".join(
             render_lesson(e) for e in guards

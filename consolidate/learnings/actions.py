@@ -30,6 +30,14 @@ def run_action(args: argparse.Namespace, now: datetime | None = None) -> int:
     }.get(args.action)
     if handler is not None:
         return handler(args, store, now)
+    if args.action == "confirm":
+        episode = store.confirm(args.id, now)
+        _say(
+            args,
+            {"id": episode.id, "guard": True},
+            f"{episode.id}: guard confirmed; it now denies matching calls\n",
+        )
+        return 0
     status = {"archive": "archived", "bump": None}[args.action]
     episode = store.bump(args.id, now) if status is None else store.set_status(args.id, status, now)
     _say(args, {"id": episode.id, "freq": episode.freq, "status": episode.status}, _line(episode))
@@ -66,6 +74,8 @@ def read_inputs(text: str) -> list[Any]:
         return data if isinstance(data, list) else [data]
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        raise UsageError("capture input is nested too deeply to be an episode") from None
     items = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():

@@ -17,8 +17,11 @@ TYPES = ("correction", "insight", "knowledge_gap")
 STATUSES = ("active", "promoted", "archived")
 _EPISODE_KEYS = {
     "id", "ts", "type", "source", "context", "error", "rule", "why", "impact", "tags", "freq", "status",
-    "last_seen", "trigger", "origin",
+    "last_seen", "trigger", "origin", "confirmed",
 }  # fmt: skip
+
+
+_PROBE_COMMANDS = ("", "ls", "git status", "echo hello", "make test", "cd /tmp && ls -la", "python3 -V")
 
 
 @dataclass(frozen=True)
@@ -36,14 +39,30 @@ class Trigger:
         return not (self.tool or self.command or self.path)
 
     def problem(self) -> str | None:
-        """Why this trigger cannot work (a regex that does not compile), or None."""
+        """Why this trigger cannot work (a regex that does not compile, a guard that would deny
+        everything), or None."""
         for name, pattern in (("tool", self.tool), ("command", self.command)):
             if pattern:
                 try:
                     re.compile(pattern)
                 except re.error as exc:
                     return f"trigger {name} {pattern!r} is not a valid regex: {exc}"
+        if self.guard and self.matches_everything():
+            return (
+                "a guard lesson must name the command or path it stops; this one would deny every "
+                f"{self.tool or 'tool'} call"
+            )
         return None
+
+    def matches_everything(self) -> bool:
+        """Whether the trigger fires on any call of its tool: no command or path to tell calls apart,
+        a command regex that every probe command matches, or a path glob of wildcards only."""
+        if self.path:
+            return not re.sub(r"[*?/.\[\]!]", "", self.path)
+        if not self.command:
+            return True
+        pattern = re.compile(self.command)
+        return all(pattern.search(probe) for probe in _PROBE_COMMANDS)
 
     @classmethod
     def from_record(cls, raw: object) -> Trigger | None:
@@ -74,7 +93,17 @@ class Episode:
     last_seen: str = ""
     trigger: Trigger | None = None
     origin: str = ""  # the marker id a lesson block was captured from
+    confirmed: bool = True  # False for a lesson the assistant wrote: its guard waits for the user
     extra: dict[str, Any] = field(default_factory=dict)  # keys we do not know, kept as written
+
+    @property
+    def guards(self) -> bool:
+        """Whether the lesson denies the calls it matches: a guard trigger the user confirmed."""
+        return self.trigger is not None and self.trigger.guard and self.confirmed
+
+    @property
+    def awaits_confirmation(self) -> bool:
+        return self.trigger is not None and self.trigger.guard and not self.confirmed
 
     @property
     def seen(self) -> str:
@@ -102,6 +131,9 @@ class Episode:
             last_seen=_text(raw, "last_seen"),
             trigger=Trigger.from_record(raw.get("trigger")),
             origin=_text(raw, "origin"),
+            confirmed=raw["confirmed"]
+            if isinstance(raw.get("confirmed"), bool)
+            else raw.get("source") != "marker",
             extra={k: v for k, v in raw.items() if k not in _EPISODE_KEYS and k != "op"},
         )
 
@@ -114,6 +146,8 @@ class Episode:
         for key in ("why", "last_seen", "origin"):
             if getattr(self, key):
                 record[key] = getattr(self, key)
+        if not self.confirmed:
+            record["confirmed"] = False
         if self.trigger is not None:
             record["trigger"] = self.trigger.to_record()
         return {**self.extra, **record}
@@ -137,11 +171,17 @@ def fold(records: Iterable[dict[str, Any]]) -> dict[str, Episode]:
             target.last_seen = str(raw.get("ts") or target.last_seen)
         elif op == "status" and raw.get("status") in STATUSES:
             target.status = str(raw["status"])
+        elif op == "confirm":
+            target.confirmed = True
     return episodes
 
 
 def bump_event(identifier: str, ts: str) -> dict[str, Any]:
     return {"op": "bump", "id": identifier, "ts": ts}
+
+
+def confirm_event(identifier: str, ts: str) -> dict[str, Any]:
+    return {"op": "confirm", "id": identifier, "ts": ts}
 
 
 def status_event(identifier: str, status: str, ts: str) -> dict[str, Any]:

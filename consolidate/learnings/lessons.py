@@ -119,7 +119,12 @@ def _inside(path: str, directory: str) -> bool:
 
 def render_lesson(episode: Episode) -> str:
     why = f" Why: {episode.why}" if episode.why else (f" (was: {episode.error})" if episode.error else "")
-    return f"- [{episode.id}] {episode.rule}{why}"
+    pending = (
+        f" (asks to block such calls; it only advises until the user runs `consolidate learnings confirm {episode.id}`)"
+        if episode.awaits_confirmation
+        else ""
+    )
+    return f"- [{episode.id}] {episode.rule}{why}{pending}"
 
 
 def select_lessons(

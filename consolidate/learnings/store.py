@@ -18,7 +18,7 @@ from typing import Any
 
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
-from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, fold, status_event
+from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, confirm_event, fold, status_event
 from .scoring import find_duplicate
 
 EPISODES_FILE = "episodes.jsonl"
@@ -48,7 +48,7 @@ class EpisodeStore:
             for line in handle:
                 try:
                     record = json.loads(line)
-                except ValueError:
+                except (ValueError, RecursionError):
                     continue  # a torn or hand-broken line: skipped, never fatal
                 if isinstance(record, dict):
                     yield record
@@ -71,12 +71,15 @@ class EpisodeStore:
             yield
 
     def append(self, record: dict[str, Any]) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        from ..secrets import redact_data
+        from ..transcripts.state import encode_json
+
+        line = encode_json(redact_data(record)) + b"\n"
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
             if os.fstat(fd).st_size and not _ends_with_newline(self.path):
-                line = "\n" + line
-            os.write(fd, line.encode("utf-8"))
+                line = b"\n" + line
+            os.write(fd, line)
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -102,6 +105,16 @@ class EpisodeStore:
             self.append(bump_event(episode.id, stamp(now)))
             return self.episodes()[episode.id]
 
+    def confirm(self, identifier: str, now: datetime) -> Episode:
+        """The user's word that a guard lesson the assistant wrote may deny calls from now on."""
+        with self.locked():
+            episode = self.get(identifier)
+            if episode.trigger is None or not episode.trigger.guard:
+                raise UsageError(f"{episode.id} is not a guard lesson; there is nothing to confirm")
+            if not episode.confirmed:
+                self.append(confirm_event(episode.id, stamp(now)))
+            return self.episodes()[episode.id]
+
     def set_status(self, identifier: str, status: str, now: datetime) -> Episode:
         with self.locked():
             episode = self.get(identifier)
@@ -124,7 +137,7 @@ def _ends_with_newline(path: Path) -> bool:
 
 def episode_from_input(data: object) -> Episode:
     """Validate a capture's JSON object; secrets in any text are redacted before it is stored."""
-    from ..secrets import redact  # captures are rare; the hooks that only read lessons skip its patterns
+    from ..secrets import only_secret, redact  # captures are rare; hooks that only read lessons skip it
 
     if not isinstance(data, dict):
         raise UsageError('an episode is a JSON object with at least a "rule"')
@@ -137,11 +150,15 @@ def episode_from_input(data: object) -> Episode:
     kind = data.get("type", "correction")
     if kind not in TYPES:
         raise UsageError(f"type must be one of {', '.join(TYPES)} (got {kind!r})")
+    if only_secret(rule):
+        raise UsageError("the rule is only a secret (token, password or key); it is never recorded")
     trigger = data.get("trigger")
     if trigger is not None and not isinstance(trigger, dict):
         raise UsageError('"trigger" is an object: {"tool", "command", "path", "project", "guard"}')
     clean = {
-        k: redact(v) if isinstance(v, str) else v for k, v in data.items() if k not in ("id", "ts", "op")
+        k: redact(v) if isinstance(v, str) else v
+        for k, v in data.items()
+        if k not in ("id", "ts", "op", "confirmed")  # only `learnings confirm` confirms a guard
     }
     clean["tags"] = (
         [redact(str(t)) for t in data.get("tags") or []] if isinstance(data.get("tags"), list) else []

@@ -14,6 +14,7 @@ from ..apply import ApplyReport, apply_plan
 from ..applying import print_summary
 from ..errors import UsageError
 from ..fsutil import atomic_write
+from ..secrets import redact
 from ..settings import Settings
 from .brief import TOPICS, Brief, BriefItem, build_brief
 
@@ -124,7 +125,7 @@ def run_onboard(
         else render_brief(brief)
     )
     if options.out is not None:
-        atomic_write(options.out, text.encode("utf-8"))
+        atomic_write(options.out, redact(text).encode("utf-8", "replace"))
         err.write(f"brief written to {options.out}\n")
     else:
         out.write(text)

@@ -127,7 +127,7 @@ def iter_json_lines(
             continue
         try:
             record = _decode(line.decode("utf-8"))[0]
-        except ValueError:  # JSONDecodeError and UnicodeDecodeError
+        except (ValueError, RecursionError):  # JSONDecodeError, UnicodeDecodeError, nesting too deep
             record = _lenient(line)
             if record is None:
                 if line.strip():
@@ -154,5 +154,5 @@ def _lenient(line: bytes) -> Any:
     """The standard parser's answer for a line the fast path refused (leading whitespace, a BOM)."""
     try:
         return json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None

@@ -43,7 +43,7 @@ class TranscriptFile:
             return {}
         try:
             data = json.loads(self.path.with_suffix(".meta.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return {}
         return data if isinstance(data, dict) else {}
 

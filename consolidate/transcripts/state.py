@@ -113,13 +113,15 @@ class ScanState:
 
     files: dict[str, FileState] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
+    # the entries as loaded (kept alive, so an id is never reused): redacted when they were saved
+    saved: dict[int, FileState] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def load(cls, path: Path) -> ScanState:
         """The saved state, or an empty one when absent, unreadable or from another format version."""
         try:
             raw = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return cls()
         if not isinstance(raw, dict) or raw.get("version") != STATE_VERSION:
             return cls()
@@ -132,15 +134,26 @@ class ScanState:
             except (KeyError, TypeError, ValueError):
                 continue
         data = raw.get("data")
-        return cls(files, data if isinstance(data, dict) else {})
+        return cls(
+            files, data if isinstance(data, dict) else {}, {id(entry): entry for entry in files.values()}
+        )
 
     def save(self, path: Path) -> None:
+        """Write the state atomically. What readers derived from transcripts (`data`) is redacted
+        here, whoever put it there; a lone surrogate from a broken record is written escaped."""
+        from ..secrets import redact_data
+
         files = {
-            name: {"identity": s.identity.to_list(), "offset": s.offset, "data": s.data}
+            # an entry as loaded was redacted when it was saved; only what this run read is redacted now
+            name: {
+                "identity": s.identity.to_list(),
+                "offset": s.offset,
+                "data": s.data if self.saved.get(id(s)) is s else redact_data(s.data),
+            }
             for name, s in self.files.items()
         }
-        document = {"version": STATE_VERSION, "files": files, "data": self.data}
-        atomic_write(path, json.dumps(document, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+        document = {"version": STATE_VERSION, "files": files, "data": redact_data(self.data)}
+        atomic_write(path, encode_json(document))
 
     def forget_missing(self) -> list[str]:
         """Drop the entries of files that no longer exist; their names."""
@@ -148,6 +161,15 @@ class ScanState:
         for name in gone:
             del self.files[name]
         return gone
+
+
+def encode_json(document: Any) -> bytes:
+    """Compact UTF-8 JSON; text with lone surrogates (which UTF-8 cannot hold) is written as \\u escapes."""
+    text = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(document, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def state_key(path: Path) -> str:

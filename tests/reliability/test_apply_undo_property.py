@@ -27,7 +27,7 @@ CHANGES = st.one_of(
     st.builds(
         lambda f, t: {"op": "write_file", "file": f, "content": t},
         st.sampled_from(NAMES),
-        st.text(max_size=40),
+        st.text(st.characters(exclude_categories=("Cc", "Cs")) | st.sampled_from("\n\t"), max_size=40),
     ),
     st.builds(
         lambda s, t: {"op": "add_entry", "file": "MEMORY.md", "section": s, "text": t},

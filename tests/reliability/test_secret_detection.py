@@ -1,0 +1,83 @@
+"""The detector on the generated corpus: every kind found in its sentence, wherever it sits; ordinary
+engineering prose left alone; redaction idempotent; cut after redaction, never before."""
+
+from __future__ import annotations
+
+import pytest
+
+from consolidate.secrets import find_secrets, has_secret, only_secret, redact, redact_clip, redact_data
+from tests.reliability.secret_corpus import MAKERS, needles, plantings
+
+KINDS = [secret.kind for secret in plantings(0)]
+
+
+def test_the_corpus_has_at_least_forty_kinds() -> None:
+    assert len(set(KINDS)) == len(MAKERS) >= 40
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("index", range(len(MAKERS)), ids=KINDS)
+def test_every_kind_is_redacted_in_its_sentence(index: int, seed: int) -> None:
+    secret = plantings(seed)[index]
+    for text in (secret.sentence, f"- **When deploying:** {secret.sentence}.", f'"{secret.sentence}"'):
+        clean = redact(text)
+        assert not [piece for piece in needles(secret) if piece in clean], clean
+        assert "[REDACTED:" in clean and has_secret(text)
+        assert redact(clean) == clean  # idempotent: the markers are not secrets themselves
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password is required for login",
+        "password reset flow is broken since the upgrade",
+        "the password was changed by the admin",
+        "Use `make test` to run the suite; see consolidate/dream/additions.py",
+        "commit 3e0c083545b3eb0c65cd8934b4f64a678f2af398 fixed the cache",
+        "session 0b9f6c2e-3f1a-4d2b-9c8e-1a2b3c4d5e6f ended",
+        "handleUserAuthentication2Callback is the entry point",
+        "max_tokens: 4096 keeps the token budget small",
+        "The auth middleware reads AUTH_TOKEN from the environment",
+        "api_key = os.environ['API_KEY']",
+        "password: ${DB_PASSWORD}",
+        "token: <your token>",
+        "snapshot sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        "test_dream_redacts_secrets_in_memory_without_showing_them",
+        "SSH_KEY=~/.ssh/id_ed25519 is read by the deploy script",
+        "see https://example.com/g/4f715591ca9137bf5842a5dee418848c for the report",
+        "password: must be at least twelve characters",
+        "ssh://git@github.com/org/repo.git is the remote",
+        "docker run -u 1000:1000 app",
+    ],
+)
+def test_ordinary_text_is_left_alone(text: str) -> None:
+    assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "only"),
+    [
+        ("DB_PASS=hunter2hunter2", True),
+        ("the staging password is Qz7-Lp2vRt9x", True),
+        ("remember ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8", True),
+        ("When connecting to staging, export DB_PASS=Qz7-Lp2vRt9x from the vault first", False),
+        ("Run the migrations before the smoke tests", False),
+    ],
+)
+def test_a_text_that_is_only_a_secret(text: str, only: bool) -> None:
+    assert only_secret(text) is only
+
+
+def test_cut_after_redacting_never_before() -> None:
+    url = "x" * 190 + " postgres://deploy:Qz7Lp2vRt9xWq@db.internal/app"
+    assert "Qz7Lp2" not in redact_clip(url, 200)
+    assert "Qz7Lp2" in url[:215] and "@" not in url[:200]  # the naive cut loses the `@` the rule needs
+    clipped = redact_clip("password=Qz7-Lp2vRt9x and then a long tail " * 3, 30)
+    assert clipped.endswith("…") and "Qz7" not in clipped and not clipped.rstrip("…").endswith("[REDACTED")
+
+
+def test_redact_data_walks_keys_and_values() -> None:
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    data = {"title": f"fix {token}", "list": [token, 3, None], token: "key"}
+    clean = redact_data(data)
+    assert token not in repr(clean) and clean["list"][1:] == [3, None]
