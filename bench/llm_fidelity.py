@@ -259,12 +259,17 @@ def score_case(
 ) -> CaseResult:
     result = CaseResult(case)
     data = json.loads(report.read_text(encoding="utf-8"))
-    with tempfile.TemporaryDirectory(prefix="fidelity-") as temp:
-        try:
-            plan = run_dream(*prepare(case_dir, report, Path(temp)), code)
-        except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
-            result.error = str(exc)
-            return result
+    # A plain folder name: a random one (tempfile's) can look like a token to a secret scan of paths.
+    work = Path(tempfile.gettempdir()) / f"consolidate-fidelity-{os.getpid()}" / case
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    try:
+        plan = run_dream(*prepare(case_dir, report, work), code)
+    except (RuntimeError, subprocess.TimeoutExpired, json.JSONDecodeError) as exc:
+        result.error = str(exc)
+        return result
+    finally:
+        shutil.rmtree(work.parent, ignore_errors=True)
     for index, candidate in enumerate(data.get("candidates", []), start=1):
         if candidate.get("category") == "NOISE":
             continue

@@ -23,7 +23,7 @@ from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, key_of
+from .edits import editable, find_target, key_of, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
@@ -187,6 +187,21 @@ class _State:
             self.added += 1
         self.result.drafts.extend(drafts)
 
+    def _claude_md_change(self, candidate: Candidate, path: str, section: str) -> dict[str, Any] | None:
+        """The change that adds the learning's rule to a CLAUDE.md: one entry line, or the whole block
+        (rule, why, detail) after the text it follows."""
+        rule = rule_block(candidate)
+        if "\n" not in rule:
+            return {"op": "add_entry", "file": path, "section": section, "text": rule}
+        layout = self.snapshot.settings.layout
+        text = (
+            self.snapshot.user_claude_md
+            if path == str(layout.user_claude_md)
+            else self.snapshot.project_claude_md
+        )
+        found = _insert_rule(text, [e for e in self.entries if e.file == path], section, rule)
+        return {"op": "replace_text", "file": path, **found} if found is not None else None
+
     def _recorded(self, candidate: Candidate, layer: str | None) -> Remembered | None:
         """The entry (on `layer`, or on any layer) that already says what the candidate says."""
         text = f"{candidate.trigger} {candidate.title} {candidate.principle}"
@@ -228,7 +243,12 @@ class _State:
         if candidate.layer in ("L0", "L1"):
             path = layout.user_claude_md if candidate.layer == "L0" else layout.project_claude_md
             section = claude_md_section(self.snapshot, candidate)
-            change = {"op": "add_entry", "file": str(path), "section": section, "text": rule_block(candidate)}
+            change = self._claude_md_change(candidate, str(path), section)
+            if change is None:  # nothing to anchor a rule of several lines to: the memory dir holds it
+                self.result.notes.append(
+                    f"written to the memory dir (its CLAUDE.md is empty): {redact(plain(candidate.principle, 70))}"
+                )
+                return self._add(candidate.on_layer("L2"), skipped=skipped)
             why = (
                 "universal preference: every session of every project"
                 if candidate.layer == "L0"
@@ -260,6 +280,24 @@ class _State:
                 "matched": {"file": skipped.file, "layer": skipped.layer, "entry": flat(skipped.text)},
             }
         return draft
+
+
+def _insert_rule(text: str, blocks: list[Remembered], section: str, rule: str) -> dict[str, str] | None:
+    """A rule of several lines added under `section` of a CLAUDE.md as `replace_text` of the block it
+    follows (entries are one line each; a rule with its detail is a block): after the section's last
+    block, under its heading when it has none, or in a new section at the end. None when the file
+    offers no unique anchor."""
+    own = [b.text for b in blocks if b.section == section]
+    heading = re.search(rf"^#{{1,6}}[ \t]+{re.escape(section)}[ \t]*#*[ \t]*$", text, re.MULTILINE)
+    if own:
+        anchor, new = own[-1], own[-1] + rule_after(own[-1], rule)
+    elif heading is not None:
+        anchor, new = heading.group(0), heading.group(0) + "\n\n- " + rule
+    elif blocks:
+        anchor, new = blocks[-1].text, blocks[-1].text + f"\n\n## {section}\n\n- " + rule
+    else:
+        return None
+    return {"old": anchor, "new": new} if text.count(anchor) == 1 else None
 
 
 def placements(candidate: Candidate) -> list[Layer]:

@@ -110,12 +110,9 @@ def _index_edit(
     if candidate.category == "UPDATE":
         takeaway = _covering_takeaway(old_takeaway, title_of(candidate), shaped, topic or "x.md")
         if topic:
+            kept = _text(snapshot, topic).rstrip() + (f"\n\n{extra}\n" if extra else "\n")
             changes.append(
-                {
-                    "op": "write_file",
-                    "file": topic,
-                    "content": updated_topic(_text(snapshot, topic), candidate, today=day),
-                }
+                {"op": "write_file", "file": topic, "content": updated_topic(kept, candidate, today=day)}
             )
         else:
             topic = _new_topic(candidate, names)
@@ -137,6 +134,7 @@ def _index_edit(
         takeaway = title_of(candidate)
         if topic:
             matter, body = _split_matter(_text(snapshot, topic))
+            body = body.rstrip() + (f"\n\n{extra}\n" if extra else "\n")  # the history keeps it
             changes.append(
                 {
                     "op": "write_file",
@@ -153,7 +151,7 @@ def _index_edit(
             extra = ""
         rationale = f"CONTRADICT: replaces “{old_takeaway}”; the topic file records the change"
     link = _relative(target.file, topic)
-    new = "- " + pointer_line(shaped, link, takeaway) + (f"\n{extra}" if extra else "")
+    new = "- " + pointer_line(shaped, link, takeaway)  # one line: continuation lines moved to the topic
     if _comparable(new) != _comparable(target.text):
         changes.append({"op": "replace_entry", "file": target.file, "old": target.text, "new": new})
     return Edit(target.file, target.section, target.layer, changes, rationale)
@@ -183,13 +181,13 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
             new = _as_block(rule, listed)
             rationale = f"UPDATE: restates “{_first_line(block)}” with what is new"
         else:
-            new = block + _rule_after(block, rule)
+            new = block + rule_after(block, rule)
             rationale = f"UPDATE: adds to “{_first_line(block)}” (kept)"
     else:
         line, fenced = _quoted_line(block, candidate.related)
         if fenced:
             kept = _drop_code_line(block, line)
-            new = kept + _rule_after(kept, rule)
+            new = kept + rule_after(kept, rule)
         else:
             new = block.replace(line, _in_place_of(line, rule), 1)
         rationale = f"CONTRADICT: replaces “{flat(strip_marker(line))}”"
@@ -209,7 +207,7 @@ def _as_block(rule: str, listed: bool) -> str:
     return f"- {rule}" if listed else rule
 
 
-def _rule_after(block: str, rule: str) -> str:
+def rule_after(block: str, rule: str) -> str:
     """A new rule right after `block`: a sibling item after a bullet, a nested item under a numbered
     step (so the numbering goes on), a new list item after a paragraph or code."""
     marker = LIST_MARKER.match(block)

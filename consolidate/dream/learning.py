@@ -99,19 +99,17 @@ def updated_topic(old: str, candidate: Candidate, *, today: str | None = None) -
 def contradicted_topic(
     old_matter: str, old_body: str, candidate: Candidate, *, today: str | None = None
 ) -> str:
-    """CONTRADICT: the wrong statement is replaced by the learning; a History section says what it was
-    and when it changed (earlier history kept)."""
+    """CONTRADICT: the learning replaces what the file said; its History section keeps the old text
+    whole under the date it was replaced (earlier history kept too), so a reviewer sees what changed."""
     day = today or _today()
     body, _, history = old_body.partition("\n## History\n")
-    was = flat(body.strip().splitlines()[0]) if body.strip() else ""
     lines = [*body_lines(candidate), "## History", ""]
     if history.strip():
         lines += [history.strip(), ""]
-    lines.append(
-        f"- {day}: replaced “{_plain_quote(was)}”, which the sessions contradicted."
-        if was
-        else f"- {day}: rewritten."
-    )
+    if body.strip():
+        lines += [f"### Until {day}, contradicted by the sessions", "", body.strip(), ""]
+    else:
+        lines.append(f"- {day}: rewritten.")
     return old_matter + "\n".join(lines).rstrip("\n") + "\n"
 
 

@@ -99,7 +99,8 @@ def build_plan(
     proposals: list[Proposal] = []
     for draft in drafts:
         data = draft.as_dict(f"P{len(proposals) + 1}")
-        if has_secret(json.dumps(data["changes"], ensure_ascii=False)):
+        written = [{k: v for k, v in c.items() if k != "file"} for c in data["changes"]]  # content, not paths
+        if has_secret(json.dumps(written, ensure_ascii=False)):
             notes.append(f"dropped (would write a secret): {redact(draft.summary)}")
             continue
         if draft.layer == "L0":

@@ -158,7 +158,9 @@ def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) 
     topic = (acme.memory / "feedback_deploying.md").read_text()
     assert topic.startswith("---\nname: smoke tests before deploys\n")  # frontmatter kept
     assert "Run `make smoke-lite` before deploys" in topic
-    assert "## History" in topic and "- 2026-11-20: replaced “Run `make smoke` before `make deploy`" in topic
+    history = topic.split("## History", 1)[1]
+    assert "### Until 2026-11-20, contradicted by the sessions" in history
+    assert "Run `make smoke` before `make deploy`; a failed smoke run blocks the deploy." in history
     index = (acme.memory / "MEMORY.md").read_text()
     assert (
         "- **When deploying:** Run `make smoke-lite` before deploys" in index
