@@ -17,8 +17,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from consolidate.discover.devset import KINDS, generate_devset
-from consolidate.discover.devset_eval import Evaluation, evaluate
+from consolidate.evaluate.discover_devset import KINDS, generate_devset
+from consolidate.evaluate.discover_score import Evaluation, evaluate
 
 
 def run(pool: str, seed: int, root: Path) -> Evaluation:

@@ -63,12 +63,23 @@ def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
     return [combine(cluster) for cluster in clusters]
 
 
+_DEICTIC = re.compile(r"\b(?:here|this|that|now|it|these|those|me|i|you)\b", re.IGNORECASE)
+_CURATED = frozenset({"marker", "queue"})
+
+
+def clarity(candidate: Candidate) -> tuple[int, int, int]:
+    """How well a wording stands alone: a rule someone wrote down for later first, then the fewest words
+    that point at the moment ("here", "this", "me"), then the one that says the most."""
+    words = set(re.findall(r"\w+", candidate.principle.lower()))
+    return (candidate.kind in _CURATED, -len(_DEICTIC.findall(candidate.principle)), len(words))
+
+
 def combine(cluster: list[Candidate]) -> Candidate:
-    """The most confident candidate leads; among those about as confident, the one that says the most
-    (a hidden marker with its why, rather than the visible one-liner) gives the words."""
+    """The most confident candidate leads; among those about as confident, the clearest wording speaks
+    (a written-down rule before a remark made in passing; then the one that says the most)."""
     lead = cluster[0]
     close = [c for c in cluster if c.confidence >= lead.confidence - 0.1]
-    speaker = max(close, key=lambda c: len(set(re.findall(r"\w+", c.principle.lower()))))
+    speaker = max(close, key=clarity)
     sessions = {e.session for c in cluster for e in c.evidence if e.session}
     extra_sessions = max(0, len(sessions) - 1)
     merged = speaker.model_copy(deep=True)

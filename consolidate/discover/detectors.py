@@ -1,54 +1,91 @@
 """Find signals in the active records of one transcript, in a single pass that only looks back.
 
-Each signal is anchored at the record that completes it (the user's reply, the successful retry), so a
-transcript read in pieces - old records as context, new ones to search - yields each signal once.
+What the user says in a turn is judged once the assistant has answered it (see `turns`): the reply's
+opening, its first action and what the user did before all count. Each signal is emitted at the record
+that completes it (the answer, the successful retry, the end of the records) and points at the record
+that holds the words, so a transcript read in pieces - old records as context, new ones to search -
+yields each signal once (a later, fuller reading of the same turn supersedes an earlier one).
 """
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..secrets import redact
 from ..transcripts.markers import find_markers
-from ..transcripts.records import Record, ToolResult, ToolUse, human_text
+from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_command
 from ..transcripts.session import TranscriptFile
 from . import lexicon
+from .acks import read_reply
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
+from .quality import rejection_reason
 from .signals import Signal, make_signal
-from .text import language, mask_code
-from .triggers import action_trigger, derive_trigger
+from .text import language, mask_code, overlap
+from .triggers import action_trigger, derive_trigger, program_of
+from .turns import (
+    THRESHOLD,
+    Turn,
+    features,
+    is_accusation,
+    is_memory_request,
+    judge,
+    ordered_correction,
+    rule_sentence,
+)
 
 REASON_WINDOW = 4  # records between a bare rejection and the user's typed reason
 LONG_MESSAGE = 600  # beyond this, only a correction at the very start counts
 CLASSIFY_LIMIT = 4000  # a remember request or decision is said early, not at the end of a pasted log
+SOFT_LIMIT = 1500  # a plain sentence counts only in a message that is not a pasted log
+_EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+MARKER_TURNS = 2  # user turns that may still contradict a marker before it stands
+_CONTRADICTS = re.compile(
+    r"^\W*(?:no\b|nope\b|not (?:quite|really|correct|right|true)|that(?:'s| is)n'?t (?:correct|right|true)|"
+    r"that(?:'s| is) (?:not|wrong)|wrong\b|actually\b|i lied\b|incorrect\b|нет\b|неверно|неправильно|"
+    r"不对|不是|错了|hayır|yanlış|öyle değil)",
+    re.IGNORECASE,
+)
 
 
 @dataclass
 class _Context:
     file: TranscriptFile
+    start: int = 0
     uses: dict[str, ToolUse] = field(default_factory=dict)
     last_use: ToolUse | None = None
     last_text: str = ""
     failed: deque[FailedCall] = field(default_factory=lambda: deque(maxlen=8))
     pending_rejection: tuple[int, ToolUse | None] | None = None
+    turn: Turn | None = None
+    answered: bool = False  # the pending turn's answer has started acting
+    interrupted: bool = False
+    last_user_text: str = ""
+    programs: set[str] = field(default_factory=set)  # what the session ran, as far as `_programs` looked
+    programs_seen: int = 0
+    markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
+    found: list[Signal] = field(default_factory=list)
 
 
 def detect_signals(records: list[Record], file: TranscriptFile, start: int = 0) -> list[Signal]:
-    """Signals anchored at `records[start:]`; the records before `start` only give context."""
-    context = _Context(file)
-    signals: list[Signal] = []
+    """Signals completed at `records[start:]`; the records before `start` only give context."""
+    context = _Context(file, start)
     for index, record in enumerate(records):
-        emit = index >= start
         if record.type == "assistant":
-            found = _assistant(record, context)
+            _assistant(record, index, context)
         elif record.type == "user":
-            found = _user(record, index, context)
-        else:
-            continue
-        if emit:
-            signals.extend(found)
-    return signals
+            _user(record, index, context)
+    _finish_turn(context, len(records))
+    for signal, _ in context.markers:
+        _emit(context, signal, len(records))
+    return context.found
+
+
+def _emit(context: _Context, signal: Signal | None, position: int) -> None:
+    if signal is not None and position >= context.start:
+        context.found.append(signal)
 
 
 def _base(record: Record, context: _Context) -> dict[str, str]:
@@ -60,17 +97,27 @@ def _base(record: Record, context: _Context) -> dict[str, str]:
     }
 
 
-def _assistant(record: Record, context: _Context) -> list[Signal]:
-    found = []
+def _assistant(record: Record, index: int, context: _Context) -> None:
+    turn = context.turn
+    if turn is not None and (not turn.reply_text or not context.answered):
+        first_text = "" if turn.reply_text else next((t for t in record.texts if t.strip()), "")
+        if first_text and not turn.reply_text:
+            turn.reply_text, turn.reply = first_text, read_reply(first_text)
+        if record.tool_uses and turn.redo is None and not context.answered:
+            turn.redo = record.tool_uses[0]
+            context.answered = True
     for use in record.tool_uses:
         context.uses[use.id] = use
         context.last_use = use
+        if use.name in _EDIT_TOOLS:
+            for call in context.failed:
+                call.code_changed = True
     for text in record.texts:
         context.last_text = text
         for marker in find_markers(text):
             if marker.channel in ("learning", "lesson"):
-                found.append(_marker_signal(marker.payload, dict(marker.fields), record, context))
-    return found
+                signal = _marker_signal(marker.payload, dict(marker.fields), record, context)
+                context.markers.append((signal, MARKER_TURNS))
 
 
 def _marker_signal(payload: str, fields: dict[str, str], record: Record, context: _Context) -> Signal:
@@ -90,39 +137,61 @@ def _marker_signal(payload: str, fields: dict[str, str], record: Record, context
     )
 
 
-def _user(record: Record, index: int, context: _Context) -> list[Signal]:
-    found: list[Signal] = []
+def _user(record: Record, index: int, context: _Context) -> None:
     for result in record.tool_results:
-        found.extend(_tool_result(result, record, index, context))
-    if record.is_interrupt or context.file.is_subagent:
-        return found
+        if context.answered and context.turn is not None and not context.turn.memory:
+            _finish_turn(context, index)  # a request to write memory waits for the reply that confirms it
+        _tool_result(result, record, index, context)
+    if record.is_interrupt:
+        _finish_turn(context, index)
+        context.interrupted = True
+        return
+    if context.file.is_subagent:
+        return
     text = human_text(record)
     if not text:
-        return found
-    found.extend(_human(text, record, index, context))
+        return
+    _finish_turn(context, index)
+    _weigh_markers(context, text, index)
+    context.turn = _human(text, record, index, context)
+    context.last_user_text = text
+    context.interrupted = False
     context.failed.clear()
     context.last_use, context.last_text = None, ""
-    return found
 
 
-def _tool_result(result: ToolResult, record: Record, index: int, context: _Context) -> list[Signal]:
+def _weigh_markers(context: _Context, text: str, index: int) -> None:
+    """A marker the user contradicts right away is dropped (the correction speaks for itself)."""
+    contradicts = bool(_CONTRADICTS.match(mask_code(text)))
+    kept = []
+    for signal, turns in context.markers:
+        if contradicts and overlap(signal.principle, text)[2] >= 2:
+            continue
+        if turns <= 1:
+            _emit(context, signal, index)
+        else:
+            kept.append((signal, turns - 1))
+    context.markers = kept
+
+
+def _tool_result(result: ToolResult, record: Record, index: int, context: _Context) -> None:
     use = context.uses.get(result.tool_use_id)
     if result.rejected:
         reason = result.rejection_reason
         if reason and not reason.startswith("The user wants to clarify"):
-            return _rejection(reason, use, record, context)
+            _finish_turn(context, index)
+            context.turn = _rejection_turn(reason, use, record, index, context)
+            return
         context.pending_rejection = (index, use)
-        return []
+        return
     if use is None:
-        return []
+        return
     if result.is_error:
         context.failed.append(FailedCall(use, result.text))
-        return []
+        return
     fix = find_fix(use, context.failed)
-    if fix is None:
-        return []
-    return [
-        make_signal(
+    if fix is not None:
+        signal = make_signal(
             "error-fix",
             fix.principle,
             quote=fix.quote,
@@ -131,59 +200,125 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
             language="en",
             **_base(record, context),
         )
-    ]
+        _emit(context, signal, index)
 
 
-def _rejection(reason: str, use: ToolUse | None, record: Record, context: _Context) -> list[Signal]:
-    principle = directive_principle(reason)
-    if not principle:
-        return []
-    return [
-        make_signal(
-            "rejection",
-            principle,
-            quote=reason,
-            trigger=derive_trigger(principle, use, prefer_action=True),
-            context=action_trigger(use),
-            language=language(reason),
-            strength=_strength(reason),
-            **_base(record, context),
-        )
-    ]
+def _rejection_turn(reason: str, use: ToolUse | None, record: Record, index: int, context: _Context) -> Turn:
+    turn = _turn("rejection", reason, record, index, context, use)
+    turn.memory = is_memory_request(reason)
+    said = directive_principle(reason)
+    if turn.memory or is_accusation(reason) or not said or said.endswith("…"):
+        said = rule_sentence(reason)
+    turn.principle = said
+    turn.score = THRESHOLD + context.interrupted + turn.memory
+    return turn
 
 
-def _human(text: str, record: Record, index: int, context: _Context) -> list[Signal]:
+def _turn(kind: str, text: str, record: Record, index: int, context: _Context, use: ToolUse | None) -> Turn:
+    context.answered = False
+    return Turn(
+        kind=kind,
+        text=text,
+        index=index,
+        base=_base(record, context),
+        use=use,
+        before=[context.last_text, context.last_user_text],
+    )
+
+
+def _human(text: str, record: Record, index: int, context: _Context) -> Turn | None:
     pending, context.pending_rejection = context.pending_rejection, None
     if pending is not None and index - pending[0] <= REASON_WINDOW:
-        return _rejection(text, pending[1], record, context)
+        turn = _rejection_turn(text, pending[1], record, index, context)
+        return turn
     masked = mask_code(text).lower()
     kind = classify_message(masked)
+    if (
+        not kind
+        and len(text) <= LONG_MESSAGE
+        and ordered_correction(masked, text, context.last_use)
+        and _LGENERALIZER.search(masked)
+    ):
+        kind = "correction"
+    memory = is_memory_request(text)
+    turn = _turn(kind or "preference", text, record, index, context, None)
     if kind == "remember":
-        principle = remember_principle(text)
-        use = None
+        turn.principle, turn.score = remember_principle(text), THRESHOLD + 1
     elif kind == "decision":
-        principle = decision_principle(text)
-        use = None
+        turn.principle, turn.score = decision_principle(text), THRESHOLD + 1
     elif kind == "correction":
-        principle = directive_principle(text)
-        use = context.last_use
+        turn.use = context.last_use
+        turn.principle = directive_principle(text)
+        turn.score = THRESHOLD + context.interrupted
+    elif memory:
+        turn.kind, turn.memory, turn.score = "remember", True, THRESHOLD + 1
+    elif len(text) <= SOFT_LIMIT and (features(text) or context.interrupted):
+        turn.use = context.last_use
+        turn.kind = "correction" if context.interrupted else "preference"
+        turn.soft = True  # its wording is looked for only once the reply has carried it (see `judge`)
+        turn.score = features(text) + context.interrupted
     else:
-        return []
-    if not principle:
-        return []
-    trigger = derive_trigger(principle, use, prefer_action=kind == "correction")
-    return [
-        make_signal(
-            kind,
-            principle,
-            quote=text,
-            trigger=trigger,
-            context=_previous_action(context),
-            language=language(text),
-            strength=_strength(masked),
-            **_base(record, context),
-        )
-    ]
+        return None
+    if memory and kind in ("remember", "decision", "correction") and not turn.principle:
+        turn.memory = True
+    return turn
+
+
+def _finish_turn(context: _Context, position: int) -> None:
+    """Judge the pending turn with what followed it, and emit its signal when the evidence holds."""
+    turn, context.turn = context.turn, None
+    context.answered = False
+    if turn is None:
+        return
+    principle, score = judge(turn)
+    if not principle or score < THRESHOLD:
+        return
+    signal = make_signal(
+        turn.kind,
+        principle,
+        quote=turn.text,
+        context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
+        language=language(turn.text),
+        strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
+        **turn.base,
+    )
+    if not rejection_reason(signal):  # a signal the content rules will drop needs no trigger
+        signal.trigger = redact(_trigger(turn, principle, context))
+    _emit(context, signal, position)
+
+
+def _trigger(turn: Turn, principle: str, context: _Context) -> str:
+    use = turn.use if turn.kind in ("correction", "rejection") else None
+    if use is not None and is_accusation(turn.text):  # "you keep forgetting X" is about what was just done
+        return action_trigger(use)
+    return derive_trigger(principle, use, prefer_action=use is not None, programs=_programs(context))
+
+
+def _programs(context: _Context) -> frozenset[str]:
+    """The programs the session ran so far (what a backticked word in a lesson may name), kept up to date."""
+    uses = list(context.uses.values())
+    for use in uses[context.programs_seen :]:
+        program = program_of(tool_command(use))
+        if program:
+            context.programs.add(program)
+    context.programs_seen = len(uses)
+    return frozenset(context.programs)
+
+
+_LREMEMBER, _LREMEMBER_NOISE, _LCORRECTION_LEAD, _LCORRECTION_CUE, _LCORRECTION_NOISE = map(
+    lexicon.lowered,
+    (
+        lexicon.REMEMBER,
+        lexicon.REMEMBER_NOISE,
+        lexicon.CORRECTION_LEAD,
+        lexicon.CORRECTION_CUE,
+        lexicon.CORRECTION_NOISE,
+    ),
+)
+_LDECISION, _LREASON, _LDISCUSSION, _LDIRECTIVE, _LGENERALIZER = map(
+    lexicon.lowered,
+    (lexicon.DECISION, lexicon.REASON, lexicon.DISCUSSION, lexicon.DIRECTIVE, lexicon.GENERALIZER),
+)
 
 
 def classify_message(masked: str) -> str:
@@ -191,21 +326,21 @@ def classify_message(masked: str) -> str:
     masked = masked[:CLASSIFY_LIMIT]
     if (
         lexicon.has_any(masked, lexicon.REMEMBER_KEYS)
-        and lexicon.REMEMBER.search(masked)
-        and not lexicon.REMEMBER_NOISE.search(masked)
+        and _LREMEMBER.search(masked)
+        and not _LREMEMBER_NOISE.search(masked)
     ):
         return "remember"
     head = masked[:LONG_MESSAGE]
-    leads = bool(lexicon.CORRECTION_LEAD.search(head))
+    leads = bool(_LCORRECTION_LEAD.search(head))
     cued = len(masked) <= LONG_MESSAGE and lexicon.has_any(masked, lexicon.CORRECTION_KEYS)
-    decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and lexicon.DECISION.search(head)
-    if decides and lexicon.REASON.search(head):
+    decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and _LDECISION.search(head)
+    if decides and _LREASON.search(head):
         return "decision"
-    if not leads and not (cued and lexicon.CORRECTION_CUE.search(masked)):
+    if not leads and not (cued and _LCORRECTION_CUE.search(masked)):
         return ""
-    if lexicon.CORRECTION_NOISE.search(head) or not leads and lexicon.DISCUSSION.search(masked):
+    if _LCORRECTION_NOISE.search(head) or not leads and _LDISCUSSION.search(masked):
         return ""
-    if lexicon.DIRECTIVE.search(masked) and not _only_question(masked):
+    if _LDIRECTIVE.search(masked) and not _only_question(masked):
         return "correction"
     return ""
 
@@ -219,11 +354,5 @@ def _only_question(masked: str) -> bool:
     )
 
 
-def _previous_action(context: _Context) -> str:
-    if context.last_use is not None:
-        return action_trigger(context.last_use)
-    return context.last_text[:160]
-
-
 def _strength(text: str) -> float:
-    return 0.1 if lexicon.GENERALIZER.search(text.lower()) else 0.0
+    return 0.1 if _LGENERALIZER.search(text.lower()) else 0.0

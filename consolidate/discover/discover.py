@@ -15,6 +15,7 @@ from typing import Any
 from memory_layout.document import MAX_DOCUMENT_BYTES
 from memory_layout.files import read_regular
 
+from ..imports import imported_texts
 from ..models import Candidate, DiscoveryReport
 from ..settings import Settings
 from ..status import read_marker
@@ -133,4 +134,6 @@ def load_memory_texts(settings: Settings) -> dict[str, str]:
             texts[str(path)] = read_regular(path, MAX_DOCUMENT_BYTES).decode("utf-8", errors="replace")
         except OSError:
             continue
+    for claude_md in (layout.user_claude_md, layout.project_claude_md):
+        texts.update((str(source), text) for source, text in imported_texts(claude_md))
     return texts

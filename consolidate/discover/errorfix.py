@@ -1,8 +1,10 @@
 """Error → fix: a tool call that failed, then a changed call of the same tool that worked.
 
-Only failures that say the call itself was wrong count (unknown option, command not found, no such
-file …): a failing test run followed by the same run after a code change teaches nothing about the
-command. For shell calls the lesson is the command that worked against the one that failed.
+A failure that says the call itself was wrong (unknown option, command not found, no such file …)
+counts whatever changed; any other failure (a compile error, a link error) counts when nothing but the
+call's options changed and no file was edited in between — then the options are what fixed it. A
+failing test run followed by the same run after a code change teaches nothing about the command. For
+shell calls the lesson is the command that worked against the one that failed.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ class FailedCall:
     use: ToolUse
     error: str
     fixed: bool = False
+    code_changed: bool = False  # a file was edited after the failure: a retry may work because of it
 
 
 @dataclass(frozen=True)
@@ -89,7 +92,8 @@ def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
             continue
         if command_head(before).split()[0] in _EXPLORATION:
             continue
-        if not USAGE_ERROR.search(error_gist(call.error) + "\n" + call.error[:400]):
+        usage = USAGE_ERROR.search(error_gist(call.error) + "\n" + call.error[:400])
+        if not usage and (call.code_changed or not options_only(before, command)):
             continue
         call.fixed = True
         head = command_head(before) or command_head(command)
@@ -122,6 +126,13 @@ def fix_principle(head: str, before: str, after: str, error: str) -> str:
     if removed and not added and len(removed_text) <= 60:
         return f"For `{head}`, omit `{removed_text}`{why}"
     return error_fix_principle(before, after, error)
+
+
+def options_only(before: str, after: str) -> bool:
+    """The two calls differ only in options (`--flag`, `-x`, `+toolchain`, `KEY=value`), not in what they run."""
+    removed, added = _difference(before, after)
+    changed = removed + added
+    return bool(changed) and all(w.startswith(("-", "+")) or "=" in w for w in changed)
 
 
 def _difference(before: str, after: str) -> tuple[list[str], list[str]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import lexicon
 from .text import overlap, stems
@@ -17,10 +18,12 @@ from .text import overlap, stems
 RECORDED_CONTAINMENT = 0.8
 RECORDED_JACCARD = 0.8
 RELATED_CONTAINMENT = 0.5
+RECORDED_WITH_CODE = 0.6  # enough when every command the principle names is in the statement too
+_CODE = re.compile(r"`([^`\n]+)`")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _SKIP_LINE = re.compile(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
 _NEGATED_SPAN = re.compile(
-    r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,2})", re.IGNORECASE
+    r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,4})", re.IGNORECASE
 )
 
 
@@ -37,16 +40,13 @@ class Match:
 
 
 def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
-    """Every bullet or prose line of the given memory texts, with its source name."""
+    """Every bullet, prose line or code line of the given memory texts, with its source name (a command
+    in a fenced block, with its comment, says what to run as much as a sentence does)."""
     items = memory.items() if isinstance(memory, Mapping) else ((f"text{i}", t) for i, t in enumerate(memory))
     result: list[Statement] = []
     for source, text in items:
-        in_fence = False
         for line in text.splitlines():
-            if line.lstrip().startswith(("```", "~~~")):
-                in_fence = not in_fence
-                continue
-            if in_fence or not line.strip() or _SKIP_LINE.match(line):
+            if not line.strip() or _SKIP_LINE.match(line):
                 continue
             result.append(Statement(source, _BULLET.sub("", line).strip()))
     return result
@@ -61,7 +61,16 @@ def compare(principle: str, known: list[Statement]) -> Match:
         if shared < 2:
             continue
         said_already = shared / size if size else 0.0  # how much of the principle the statement covers
-        if jaccard >= RECORDED_JACCARD or said_already >= RECORDED_CONTAINMENT and shared >= 3:
+        if (
+            jaccard >= RECORDED_JACCARD
+            or said_already >= RECORDED_CONTAINMENT
+            and shared >= 3
+            or (
+                said_already >= RECORDED_WITH_CODE
+                and shared >= 3
+                and _same_commands(principle, statement.text)
+            )
+        ):
             if contradicts(principle, statement.text):
                 return Match("CONTRADICT", statement.text)
             return Match("RECORDED", statement.text)
@@ -73,6 +82,14 @@ def compare(principle: str, known: list[Statement]) -> Match:
     return Match("CONTRADICT" if contradicts(principle, text) else "UPDATE", text)
 
 
+def _same_commands(principle: str, statement: str) -> bool:
+    """Every program the principle names in backticks is named by the statement."""
+    heads = {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
+    lowered = statement.lower()
+    return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
+
+
+@lru_cache(maxsize=4096)
 def negated_terms(text: str) -> frozenset[str]:
     """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from . import lexicon
+from .rewrite import from_directive, strip_fillers
 from .text import clip, sentences
 
 PRINCIPLE_LIMIT = 160
@@ -29,6 +30,7 @@ def _body(text: str) -> str:
 
 
 def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
+    text = strip_fillers(text)
     text = _POLITE.sub("", _POLITE.sub("", text.strip(" ,;:—-，。：；、"))).strip(" ,;:—-，。：；、")
     text = clip(text, limit)
     return text[:1].upper() + text[1:] if text else ""
@@ -48,7 +50,7 @@ def directive_principle(text: str) -> str:
             break
         if len(" ".join(chosen)) > PRINCIPLE_LIMIT * 0.6 or len(chosen) == 2:
             break
-    return _finish(" ".join(chosen))
+    return _finish(from_directive(" ".join(chosen)))
 
 
 def remember_principle(text: str) -> str:
@@ -107,10 +109,14 @@ _EXIT_LINE = re.compile(r"^\s*exit code \d+\s*$", re.IGNORECASE)
 _TAG = re.compile(r"</?[a-z_]+>")
 
 
+_TELLING = re.compile(
+    r"\berror\b|undefined reference|cannot|can't|not found|fatal|unexpected|unknown|invalid", re.I
+)
+
+
 def error_gist(error: str) -> str:
-    """The first informative line of a tool error."""
-    for line in _TAG.sub("", error).splitlines():
-        line = line.strip()
-        if line and not _EXIT_LINE.match(line):
-            return line
-    return ""
+    """The most telling line of a tool error (the first that says what went wrong), quote marks plain."""
+    lines = [line.strip() for line in _TAG.sub("", error).splitlines()[:12]]
+    lines = [line for line in lines if line and not _EXIT_LINE.match(line)]
+    chosen = next((line for line in lines if _TELLING.search(line)), lines[0] if lines else "")
+    return chosen.replace("`", "'")

@@ -14,12 +14,22 @@ from .signals import Signal
 from .text import content_size
 
 MIN_CONTENT = 3
+MIN_RULE = 4  # words a rule said in passing needs to stand alone without the conversation around it
+_SAID_IN_PASSING = frozenset({"remember", "preference", "correction", "rejection"})
+LONG_PRINCIPLE = 200  # a rule that needs more words is a topic file with its own summary, not a remark
 _CODE = re.compile(r"`[^`\n]+`")
 _VAGUE_OBJECT = re.compile(
     r"^(?:don'?t|do not|never|stop)\s+(?:do(?:ing)?|that|this|it)\b[\s.!]*(?:that|this|it)?[\s.!]*$", re.I
 )
 # Kinds whose wording was chosen by the user in passing: they must show they hold beyond the moment.
 _NEEDS_GENERALITY = frozenset({"correction", "rejection"})
+
+
+def _names_something(principle: str) -> bool:
+    """A short rule can stand alone when it generalises or names its object (code, a path, a Name)."""
+    if _CODE.search(principle) or _generalises(principle):
+        return True
+    return bool(re.search(r"(?<=\s)[A-ZА-Я][\w-]+|[\w.-]+/[\w./-]*|[\u3400-\u9fff]", principle))
 
 
 def rejection_reason(signal: Signal) -> str:
@@ -40,11 +50,72 @@ def rejection_reason(signal: Signal) -> str:
         return "transient"
     if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
         return "one-off"
+    if (
+        signal.kind in _SAID_IN_PASSING
+        and content_size(principle) < MIN_RULE
+        and not _names_something(principle)
+    ):
+        return "no principle"  # "Update version early": too few words to stand alone
+    return form_problem(principle, explicit=signal.kind == "remember")
+
+
+HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|i think|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
+    r"or am i|am i (?:confused|missing|wrong)|how about|what about|what if|"
+    r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
+    r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
+    re.IGNORECASE,
+)
+_NARRATIVE = re.compile(
+    r"^(?:i|i'?m|i'?ve|i'?d|we'?ve|we made|we are|we'?re|it seems|it looks|there (?:is|are)|here is|this is|"
+    r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|what|why|how|where|who|which|is|are|"
+    r"do|does|did|can|could|would)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF_EDIT = re.compile(
+    r"\b(?:sub)?sections?\b|\bparagraphs?\b|\bsub-?bullets?\b|\bheadings?\b|\bthis (?:file|doc|function|line|"
+    r"test|commit|change|pr)\b|\bline \d+|\btwo commits\b|\bchore-\d+\b",
+    re.IGNORECASE,
+)
+
+
+# How the program should behave is a feature request for the code, not a rule for working on it.
+_FEATURE = re.compile(
+    r"^(?:we|it|the (?:tool|cli|app|program|command)) should (?:always |never |also )?(?:print|show|output|display|"
+    r"emit|warn|indicate|report|list|log)\b",
+    re.IGNORECASE,
+)
+_LITERAL_EDIT = re.compile(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
+
+
+def form_problem(principle: str, explicit: bool = False) -> str:
+    """Why the wording is no usable rule: a question, a hedge, a story, a cut-off fragment, a one-off edit."""
+    text = principle.strip()
+    if text.endswith(("?", "？")) or re.search(r"\?\s*\S{0,3}$", text):
+        return "question"
+    if text.endswith("…") or text.count("(") != text.count(")") or text.count("`") % 2:
+        return "fragment"
+    if len(text) > LONG_PRINCIPLE:
+        return "long"
+    if HEDGE.search(text):
+        return "hedged"
+    if _FEATURE.match(text):
+        return "feature request"
+    if _NARRATIVE.match(text):
+        return "no principle"
+    if explicit:  # the user asked for it to be remembered: its specifics are the point
+        return ""
+    if _LITERAL_EDIT.match(text):
+        return "one-off"
+    if _ONE_OFF_EDIT.search(text) and not lexicon.GENERALIZER.search(text.lower()):
+        return "one-off"
     return ""
 
 
 _ALTERNATIVE = re.compile(
-    r"\b(?:instead of|rather than)\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
+    r"\b(?:instead of|rather than)\b|\blike the rest of\b|"
+    r"\bbefore (?:we |you )?(?:actually )?(?:start|begin)\w*\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
+    r"\bconsistent with\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
     r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",
     re.IGNORECASE,

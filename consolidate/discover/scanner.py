@@ -22,7 +22,7 @@ from .carry import CARRY_RECORDS, CarryStore
 from .detectors import detect_signals
 from .signals import Signal
 
-DETECTOR_VERSION = 1  # bump whenever detection changes: cached signals are then recomputed
+DETECTOR_VERSION = 2  # bump whenever detection changes: cached signals are then recomputed
 # Context for appended records is kept only for sessions active lately (a live session): one that
 # resumes after a longer pause is simply read again in full.
 CARRY_MAX_AGE = 6 * 3600
@@ -100,7 +100,11 @@ class SignalCache:
             return None
         carried = {r.uuid for r in carry}
         new_signals = detect_signals(active, file, start=sum(1 for r in active if r.uuid in carried))
-        signals = [Signal.from_dict(s) for s in previous.data.get("signals", [])] + new_signals
+        redone = {
+            s.uuid for s in new_signals
+        }  # a turn read again with its answer supersedes the first reading
+        old = [Signal.from_dict(s) for s in previous.data.get("signals", [])]
+        signals = [s for s in old if s.uuid not in redone] + new_signals
         self._remember(key, FileState(previous.identity, transcript.end_offset), signals, active)
         return FileScan(file, change, signals, transcript.stats)
 

@@ -8,7 +8,9 @@ from functools import lru_cache
 _FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|(?<=[。！？])|\n+")
+_SENTENCE_END = re.compile(
+    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?。！？])\s+|(?<=[。！？])|\n+"
+)
 _CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _TURKISH = re.compile(
@@ -37,6 +39,7 @@ STOPWORDS = _split(
 )
 
 
+@lru_cache(maxsize=1024)
 def mask_code(text: str) -> str:
     """Fenced blocks, inline code and quoted lines blanked out (cues inside quoted code are not the user's)."""
     text = _FENCE.sub(" ", text)

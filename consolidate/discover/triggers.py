@@ -1,7 +1,8 @@
 """Trigger conditions ("When <trigger>: …"): the task situation in which a lesson should load.
 
-Derived from what the assistant was doing (the tool call a correction answered) or from what the
-lesson talks about (a command, a file, a topic such as commits or tests).
+Derived from what the lesson talks about (a command, a file, a topic such as commits or tests), or
+from what the assistant was doing (the tool call a correction answered) when the lesson is about that
+call — never from whatever tool happened to run last.
 """
 
 from __future__ import annotations
@@ -25,10 +26,12 @@ _TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), trigger)
     for pattern, trigger in (
         (r"\b(?:answer|respond|reply|tone|emoji)|отвеча|ответ|回答|回复|cevap|yanıt", "answering the user"),
+        (r"\bmerg|\brebase\b|слиян|合并|birleştir", "merging a branch"),
         (r"\bcommit|коммит|提交", "writing a commit"),
         (r"\bbranch|ветк|分支|\bdal\b", "creating a branch"),
         (r"\bversion|\bbump|верси|版本|sürüm", "bumping the version"),
         (r"\b(?:test|tests|testing)\b|тест|测试|\btest", "running tests"),
+        (r"\bmarkdown\b|\breference links?\b", "writing Markdown"),
         (r"\b(?:readme|docs?|documentation)\b|документ|文档|doküman|belge", "editing docs"),
         (r"\b(?:plan|plans|planning)\b|план|计划|plan", "planning a change"),
         (r"\b(?:install|installing)\b|установ|安装|kur", "installing"),
@@ -62,6 +65,22 @@ def command_head(command: str) -> str:
     return " ".join(head)
 
 
+def program_of(command: str) -> str:
+    """The program a shell command runs, cheaply (no shell parsing): `cd x && FOO=1 cargo test` -> `cargo`."""
+    words = command.split(None, 8)
+    while words and (
+        words[0] == "cd" or words[0] in _WRAPPERS or "=" in words[0] and _ENV_ASSIGN.match(words[0])
+    ):
+        if words[0] == "cd":
+            rest = command.split("&&", 1)
+            if len(rest) < 2:
+                return ""
+            command, words = rest[1], rest[1].split(None, 8)
+            continue
+        words = words[1:]
+    return posixpath.basename(words[0].strip("'\"()")) if words else ""
+
+
 def action_trigger(use: ToolUse | None) -> str:
     """The situation a tool call stands for: `running \\`cargo test\\``, `editing \\`setup.py\\``."""
     if use is None:
@@ -93,8 +112,12 @@ _TOOL_TRIGGERS = {
 }
 
 
-def topic_trigger(text: str) -> str:
-    """A trigger from what the text talks about: a topic word, a command in backticks, a file name."""
+_PLACEHOLDER = re.compile(r"^(?:x{2,}|\.{2,}|…|<[^>]*>|\*)$")
+
+
+def topic_trigger(text: str, programs: frozenset[str] | None = None) -> str:
+    """A trigger from what the text talks about: a topic word, a command in backticks, a file name.
+    With `programs` (those the session ran), a backticked word counts as a command only if it is one."""
     for pattern, trigger in _TOPICS[:1]:
         if pattern.search(text):
             return trigger
@@ -102,24 +125,64 @@ def topic_trigger(text: str) -> str:
         candidate = match.group(1).strip()
         if _FILE.fullmatch(candidate):
             return f"editing `{posixpath.basename(candidate)}`"
-        head = command_head(candidate)
-        if head and re.match(r"^[a-z][\w.-]*(?: [a-z][\w:.-]*)*$", head):
-            return f"running `{head}`"
-    file = _FILE.search(text)
-    if file:
-        return f"editing `{posixpath.basename(file.group(1))}`"
+        head = " ".join(w for w in command_head(candidate).split() if not _PLACEHOLDER.match(w))
+        if not head or not re.match(r"^[a-z][\w.-]*(?: [a-z][\w:.-]*)*$", head):
+            continue
+        if programs is not None and head.split()[0] not in programs:
+            continue
+        return f"running `{head}`" if " " in head else f"running `{head}` commands"
     for pattern, trigger in _TOPICS[1:]:
         if pattern.search(text):
             return trigger
+    file = _FILE.search(text)
+    if file:
+        return f"editing `{posixpath.basename(file.group(1))}`"
     return ""
 
 
-def derive_trigger(principle: str, use: ToolUse | None = None, prefer_action: bool = False) -> str:
-    """The best trigger for a lesson: the action it answered first when `prefer_action`, else its topic."""
-    topic = topic_trigger(principle)
+def about_action(principle: str, use: ToolUse | None) -> bool:
+    """The lesson names the call it answered: its program, a path it touched, or an option of a command."""
+    if use is None:
+        return False
+    lowered = principle.lower()
+    command = tool_command(use)
+    if command:
+        words = command.split()
+        program = program_of(command)
+        if program and re.search(rf"(?<![\w-]){re.escape(program.lower())}(?![\w-])", lowered):
+            return True
+        paths = [w for w in words if "/" in w or "." in w.strip("./")]
+        options = {o.lower() for o in re.findall(r"(?<![\w-])-{1,2}[\w][\w-]*", principle)}
+        return any(p.lower().strip("'\"") in lowered for p in paths) or bool(
+            options & {w.lower() for w in words}
+        )
+    path = use.input.get("file_path") or use.input.get("notebook_path") or use.input.get("path")
+    return isinstance(path, str) and posixpath.basename(path).lower() in lowered
+
+
+def _action_for(principle: str, use: ToolUse) -> str:
+    """The call's trigger, or running `cargo` commands when the lesson names the program, not the subcommand."""
+    trigger = action_trigger(use)
+    head = command_head(tool_command(use))
+    if " " in head:
+        program, sub = head.split(" ", 1)
+        lowered = principle.lower()
+        if program.lower() in lowered and sub.split()[0].lower() not in lowered:
+            return f"running `{program}` commands"
+    return trigger
+
+
+def derive_trigger(
+    principle: str,
+    use: ToolUse | None = None,
+    prefer_action: bool = False,
+    programs: frozenset[str] | None = None,
+) -> str:
+    """The trigger for a lesson: the call it answered when it is about that call (`prefer_action`),
+    else what it talks about, else the project."""
+    topic = topic_trigger(principle, programs)
     if topic == "answering the user":
         return topic
-    action = action_trigger(use)
-    if prefer_action and action:
-        return action
-    return topic or action or DEFAULT_TRIGGER
+    if use is not None and prefer_action and about_action(principle, use):
+        return _action_for(principle, use)
+    return topic or DEFAULT_TRIGGER

@@ -14,10 +14,10 @@ from pathlib import Path
 
 from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
 from memory_layout.document import MAX_DOCUMENT_BYTES
-from memory_layout.imports import ImportedFile, follow_imports
 
 from ..fsutil import ABSENT, atomic_write, digest_file, read_regular
 from ..gitrepo import GitRepo
+from ..imports import imported_texts
 from ..settings import Settings
 from ..team.layer import LAYER, known_texts, load_team
 
@@ -47,7 +47,7 @@ class Snapshot:
     known: list[KnownEntry] = field(default_factory=list)
     team: MemoryTree | None = None  # the repository's team memory folder, when it has one
     # (L0 or L1, a file that CLAUDE.md imports): read for deduplication, never written
-    imports: list[tuple[str, ImportedFile]] = field(default_factory=list)
+    imports: list[tuple[str, Path, str]] = field(default_factory=list)
 
     @property
     def memory_dir(self) -> Path:
@@ -86,8 +86,15 @@ def verification_targets(texts: list[str], limit: int = 200) -> list[str]:
 
 
 def known_entries(
-    tree: MemoryTree, user_md: str, project_md: str, user_path: Path, project_path: Path
+    tree: MemoryTree,
+    user_md: str,
+    project_md: str,
+    user_path: Path,
+    project_path: Path,
+    layer_dirs: tuple[Path, ...] = (),
 ) -> list[KnownEntry]:
+    """Every entry memory holds, by layer; what a CLAUDE.md imports counts as that CLAUDE.md's, except
+    files of a folder read as a layer of its own (`layer_dirs`: the team memory)."""
     known: list[KnownEntry] = []
     for name, file in sorted(tree.files.items()):
         if file.document is None:
@@ -98,21 +105,33 @@ def known_entries(
         else:
             known.extend(KnownEntry(layer, name, entry.text) for entry in file.document.entries())
     for layer, text, path in (("L0", user_md, user_path), ("L1", project_md, project_path)):
-        known.extend(
-            KnownEntry(layer, str(path), line.strip()) for line in text.splitlines() if len(line.strip()) > 8
-        )
+        imported = [(p, t) for p, t in imported_texts(path) if not _inside(p, layer_dirs)] if text else []
+        for source, content in [(path, text), *imported]:  # what a CLAUDE.md imports is remembered too
+            known.extend(
+                KnownEntry(layer, str(source), line.strip())
+                for line in content.splitlines()
+                if len(line.strip()) > 8
+            )
     return known
 
 
 def claude_md_imports(
-    user_path: Path, user_md: str, project_path: Path, project_md: str
-) -> list[tuple[str, ImportedFile]]:
-    """The files each CLAUDE.md `@`-imports (read for deduplication, never written), with its layer."""
+    user_path: Path, user_md: str, project_path: Path, project_md: str, layer_dirs: tuple[Path, ...] = ()
+) -> list[tuple[str, Path, str]]:
+    """(layer, file, text) of what each CLAUDE.md `@`-imports (read for deduplication, never written),
+    files of a folder read as a layer of its own left out."""
     return [
-        (layer, imported)
+        (layer, imported, content)
         for layer, path, text in (("L0", user_path, user_md), ("L1", project_path, project_md))
-        for imported in follow_imports(path, text, home=Path.home())
+        if text
+        for imported, content in imported_texts(path)
+        if not _inside(imported, layer_dirs)
     ]
+
+
+def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    resolved = path.resolve()
+    return any(resolved.is_relative_to(folder.resolve()) for folder in folders)
 
 
 def _encodable(name: str) -> bool:
@@ -159,9 +178,10 @@ def orient(settings: Settings, *, create: bool = True) -> Snapshot:
     repo = GitRepo.find(layout.git_root or layout.project)
     git_log = repo.recent(20) if repo is not None else []
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
-    imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md)
     team = load_team(layout)
-    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md)
+    teams = (layout.team_dir,) if layout.team_dir else ()
+    imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md, teams)
+    known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md, teams)
     if team is not None:  # the team layer: read for dedup and audit, written only through a plan
         hashes.update(
             {str(team.root / n): f.digest for n, f in sorted(team.files.items()) if f.error is None}

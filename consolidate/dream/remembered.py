@@ -72,7 +72,7 @@ def claude_md_files(snapshot: Snapshot) -> list[tuple[str, Path, str]]:
         ("L0", layout.user_claude_md, snapshot.user_claude_md),
         ("L1", layout.project_claude_md, snapshot.project_claude_md),
     ]
-    files += [(layer, imported.path, imported.text) for layer, imported in snapshot.imports]
+    files += snapshot.imports
     return [(layer, path, text) for layer, path, text in files if text.strip()]
 
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..audit.devset import Label
-from ..discover.devset import DevSet
 from ..models import FINDING_CATEGORIES
 from ..plan import Plan, Proposal
 from ..secrets import find_secrets, has_secret
+from .discover_devset import DevSet
 
 RETIREMENT_CATEGORIES = FINDING_CATEGORIES
 

@@ -21,8 +21,6 @@ from memory_layout import measure_index
 
 from ..apply import apply_plan
 from ..audit.devset import CATEGORIES, Score, score
-from ..discover.devset import KINDS
-from ..discover.devset_eval import Evaluation, evaluate
 from ..dream.gather import gather
 from ..dream.orient import orient
 from ..dream.similarity import RECORDED, Index
@@ -30,6 +28,8 @@ from ..dream.synthesize import synthesize
 from ..engines.offline import OfflineEngine
 from ..plan import Proposal
 from ..runs import journal_dir, write_scope
+from .discover_devset import KINDS
+from .discover_score import Evaluation, evaluate
 from .proposals import RETIREMENT_CATEGORIES, ProposalScore, score_plan
 from .scenarios import Scenario, build_scenario, variation
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from memory_layout import project_key
 
 from ..audit.devset import DevCase, build_devset
-from ..discover.devset import DevSet, generate_devset
 from ..settings import Settings, load_settings
+from .discover_devset import DevSet, generate_devset
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from consolidate.discover import devset_pools as pools
 from consolidate.discover.detectors import classify_message
 from consolidate.discover.phrasing import decision_principle, directive_principle, remember_principle
 from consolidate.discover.text import language, mask_code
+from consolidate.evaluate import discover_pools as pools
 
 
 def _kind(text: str) -> str:

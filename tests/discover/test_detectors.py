@@ -6,7 +6,7 @@ from pathlib import Path
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.signals import Signal
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import TranscriptFile, find_transcripts, read_transcript
 
 
@@ -27,7 +27,7 @@ def test_correction_is_tied_to_the_preceding_tool_call(tmp_path: Path) -> None:
     anchor = writer.user("no, use pnpm instead of npm in this repo")
     (signal,) = _signals(tmp_path, writer)
     assert (signal.kind, signal.uuid, signal.session) == ("correction", anchor, "s1")
-    assert signal.trigger == "running `npm install`" and signal.context == "running `npm install`"
+    assert signal.trigger == "running `npm` commands" and signal.context == "running `npm install`"
     assert signal.principle == "Use pnpm instead of npm in this repo"
     assert signal.quote == "no, use pnpm instead of npm in this repo" and signal.timestamp
 
@@ -49,7 +49,7 @@ def test_rejection_then_stop_then_the_reason_typed_next(tmp_path: Path) -> None:
     writer.interrupt()
     anchor = writer.user("never run the e2e suite locally; use `make test-unit` instead")
     (signal,) = _signals(tmp_path, writer)
-    assert (signal.kind, signal.uuid, signal.trigger) == ("rejection", anchor, "running `npm run e2e`")
+    assert (signal.kind, signal.uuid, signal.trigger) == ("rejection", anchor, "running tests")
 
 
 def test_error_then_changed_call_that_works(tmp_path: Path) -> None:
@@ -141,4 +141,6 @@ def test_incremental_detection_finds_each_signal_once(tmp_path: Path) -> None:
     records = read_transcript(TranscriptFile(path, "s8")).active()
     later = detect_signals(records, TranscriptFile(path, "s8"), start=len(records) - 4)
     assert [s.kind for s in first] == ["correction"]
-    assert [s.kind for s in later] == ["error-fix"]
+    # the correction had no answer yet: read again with one, it supersedes the first reading
+    assert [s.kind for s in later] == ["correction", "error-fix"]
+    assert later[0].uuid == first[0].uuid

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from consolidate.discover import discover, discover_recent, parse_since
-from consolidate.discover.devset import generate_devset
-from consolidate.discover.devset_eval import evaluate
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.discover_devset import generate_devset
+from consolidate.evaluate.discover_score import evaluate
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.settings import Settings, load_settings
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from consolidate.cli import main
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_json_output_shape(sessions: Path, tmp_path: Path, capsys: pytest.Captur
         item
     )
     assert item["category"] == "FILL_GAP" and item["principle"] == "Use pnpm instead of npm"
-    assert item["pointer"] == "**When running `npm ci`:** Use pnpm instead of npm."
+    assert item["pointer"] == "**When running `npm` commands:** Use pnpm instead of npm."
     assert (
         item["evidence"][0]["session"] == "s1"
         and item["evidence"][0]["quote"] == "no, use pnpm instead of npm"
@@ -56,7 +56,7 @@ def test_plain_output_in_a_pipe(sessions: Path, tmp_path: Path, capsys: pytest.C
     out, _ = capsys.readouterr()
     assert code == 0
     assert (
-        "| 1 | correction | FILL_GAP | L2 | 0.65 | 1 | **When running `npm ci`:** Use pnpm instead of npm. |"
+        "| 1 | correction | FILL_GAP | L2 | 0.65 | 1 | **When running `npm` commands:** Use pnpm instead of npm. |"
         in out
     )
     assert out.strip().endswith("1 candidate(s) from 2 session(s); 2 signal(s) found, 2 bad line(s) skipped")

@@ -21,7 +21,11 @@ HEAVY = (
     "yaml",
     "httpx",
 )
-LIGHT_MEMORY_LAYOUT = {"memory_layout", "memory_layout.paths", "memory_layout.files"}  # the rest parses Markdown
+LIGHT_MEMORY_LAYOUT = {
+    "memory_layout",
+    "memory_layout.paths",
+    "memory_layout.files",
+}  # the rest parses Markdown
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -35,14 +35,22 @@ def test_a_clean_folder_passes_and_an_absent_one_has_nothing_to_check(alice: Clo
 
 
 def test_a_dangling_pointer_fails(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
-    team(alice, {"MEMORY.md": GOOD_INDEX + "- **When deploying:** run the smoke tests. → [detail](deploy.md)\n", "staging.md": GOOD_TOPIC})
+    team(
+        alice,
+        {
+            "MEMORY.md": GOOD_INDEX + "- **When deploying:** run the smoke tests. → [detail](deploy.md)\n",
+            "staging.md": GOOD_TOPIC,
+        },
+    )
     code, out, _ = check(alice, capsys)
     assert code == 1
     assert ".claude/team-memory/MEMORY.md:5: dangling-pointer: deploy.md does not exist" in out
 
 
 def test_an_over_budget_index_fails(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
-    lines = "".join(f"- **When touching module {n}:** read its README first. → [detail](staging.md)\n" for n in range(220))
+    lines = "".join(
+        f"- **When touching module {n}:** read its README first. → [detail](staging.md)\n" for n in range(220)
+    )
     team(alice, {"MEMORY.md": "# Team Memory\n\n" + lines, "staging.md": GOOD_TOPIC})
     code, out, _ = check(alice, capsys)
     assert code == 1 and "MEMORY.md:0: over-budget: 222 lines" in out

@@ -17,14 +17,19 @@ from memory_layout import resolve_layout
 from tests.team.conftest import Clone, run
 
 
-def test_a_linked_worktree_resolves_the_same_memory_and_its_own_team_folder(alice: Clone, tmp_path: Path) -> None:
+def test_a_linked_worktree_resolves_the_same_memory_and_its_own_team_folder(
+    alice: Clone, tmp_path: Path
+) -> None:
     worktree = tmp_path / "feature"
     alice.git("worktree", "add", "-q", str(worktree), "-b", "feature")
     (worktree / "src").mkdir(exist_ok=True)
     main = resolve_layout(alice.path, home=alice.home)
     linked = resolve_layout(worktree / "src", home=alice.home)
     assert linked.memory_dir == main.memory_dir
-    assert linked.git_root == worktree.resolve() and linked.team_dir == worktree.resolve() / ".claude/team-memory"
+    assert (
+        linked.git_root == worktree.resolve()
+        and linked.team_dir == worktree.resolve() / ".claude/team-memory"
+    )
     assert linked.project_claude_md == worktree.resolve() / "CLAUDE.md"
     assert linked.transcripts_dir != main.transcripts_dir  # sessions stay under the cwd's key
 
@@ -32,10 +37,14 @@ def test_a_linked_worktree_resolves_the_same_memory_and_its_own_team_folder(alic
 def test_a_second_clone_finds_the_team_folder_through_git(alice: Clone, bob: Clone) -> None:
     deep = bob.path / "src" / "app"
     assert resolve_layout(deep, home=bob.home).team_dir == bob.path.resolve() / ".claude/team-memory"
-    assert resolve_layout(alice.path, home=alice.home).team_dir == alice.path.resolve() / ".claude/team-memory"
+    assert (
+        resolve_layout(alice.path, home=alice.home).team_dir == alice.path.resolve() / ".claude/team-memory"
+    )
 
 
-def test_the_write_scope_takes_the_team_folder_and_nothing_else_of_the_repository(alice: Clone, tmp_path: Path) -> None:
+def test_the_write_scope_takes_the_team_folder_and_nothing_else_of_the_repository(
+    alice: Clone, tmp_path: Path
+) -> None:
     scope = write_scope(load_settings(alice.path, home=alice.home))
     team = alice.path.resolve() / ".claude" / "team-memory"
     assert scope.resolve(str(team / "x.md"), "P1") == team / "x.md"
@@ -80,14 +89,18 @@ def test_status_shows_the_team_layer(alice: Clone, capsys) -> None:  # type: ign
     assert team["exists"] and team["entries"] == 1 and team["topic_files"] == 1
     assert team["sharers"] == ["Alice"] and team["imported"] is False and team["index"]["lines"] == 3
     code, out, _ = run(capsys, "status", str(alice.path), "--claude-home", str(alice.home))
-    assert "team memory: 1 entries, 1 topic files, 3/200 lines (within budget), NOT imported by CLAUDE.md" in out
+    assert (
+        "team memory: 1 entries, 1 topic files, 3/200 lines (within budget), NOT imported by CLAUDE.md" in out
+    )
 
 
 def test_the_dream_audits_the_team_folder_and_fixes_a_renamed_path_there(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
     alice.team.mkdir(parents=True)
     index = "# Team Memory\n\n## Project\n- **When editing config:** settings live in `src/app/config.py`. → [detail](project_config.md)\n"
     (alice.team / "MEMORY.md").write_text(index)
-    (alice.team / "project_config.md").write_text("---\nname: config\n---\nSettings live in `src/app/config.py`.\n")
+    (alice.team / "project_config.md").write_text(
+        "---\nname: config\n---\nSettings live in `src/app/config.py`.\n"
+    )
     alice.commit_all("Team memory")
     alice.git("mv", "src/app/config.py", "src/app/settings.py")
     alice.git("commit", "-qm", "Rename config to settings")
@@ -116,5 +129,8 @@ def test_consolidate_audit_reports_the_team_folder_too(alice: Clone, capsys) -> 
     assert code == 0
     report = json.loads(out)
     stale = [f for f in report["findings"] if f["category"] == "STALE"]
-    assert {f["file"] for f in stale} == {str(alice.team.resolve() / "MEMORY.md"), str(alice.team.resolve() / "c.md")}
+    assert {f["file"] for f in stale} == {
+        str(alice.team.resolve() / "MEMORY.md"),
+        str(alice.team.resolve() / "c.md"),
+    }
     assert any("team memory: 2 entries audited" in n for n in report["notes"])

@@ -26,11 +26,23 @@ def shared(clone: Clone) -> None:
     clone.team.mkdir(parents=True)
     files = {
         "MEMORY.md": INDEX,
-        "project_config.md": _topic("project_config", "Settings live in `src/app/config.py`.", "decision", "2026-11-20"),
-        "feedback_uv.md": _topic(
-            "feedback_uv", "Use `uv add`, never `pip install`.\n\n**Why:** uv.lock must stay in sync.", "correction", "2026-11-27", "feedback"
+        "project_config.md": _topic(
+            "project_config", "Settings live in `src/app/config.py`.", "decision", "2026-11-20"
         ),
-        "reference_make_test.md": _topic("reference_make_test", "Run `make test`: it loads the DB fixture.", "error-fix", "2026-11-28", "reference"),
+        "feedback_uv.md": _topic(
+            "feedback_uv",
+            "Use `uv add`, never `pip install`.\n\n**Why:** uv.lock must stay in sync.",
+            "correction",
+            "2026-11-27",
+            "feedback",
+        ),
+        "reference_make_test.md": _topic(
+            "reference_make_test",
+            "Run `make test`: it loads the DB fixture.",
+            "error-fix",
+            "2026-11-28",
+            "reference",
+        ),
     }
     for name, text in files.items():
         (clone.team / name).write_text(text, encoding="utf-8")
@@ -117,7 +129,9 @@ def test_seed_flags_need_seed(alice: Clone, capsys) -> None:  # type: ignore[no-
     assert code == 2 and "go with --seed" in err
 
 
-def test_claude_md_sections_and_their_imports_give_lead_rules_commands_and_lists(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_claude_md_sections_and_their_imports_give_lead_rules_commands_and_lists(
+    alice: Clone, capsys
+) -> None:  # type: ignore[no-untyped-def]
     (alice.path / "CLAUDE.md").write_text(
         "<!-- the rules live in AGENTS.md -->\n@AGENTS.md\n\n"
         "## Team memory\n- Shared: @.claude/team-memory/MEMORY.md\n"
@@ -140,7 +154,9 @@ def test_claude_md_sections_and_their_imports_give_lead_rules_commands_and_lists
     conventions = brief.split("## Conventions")[1].split("\n## ")[0]
     assert "**Code style** — Type every function.\n  No bare `except`." in conventions
     decisions = brief.split("## Decisions and their why")[1].split("\n## ")[0]
-    assert "The service has three layers:\n  api\n  core\n  store" in decisions and "class Core" not in decisions
+    assert (
+        "The service has three layers:\n  api\n  core\n  store" in decisions and "class Core" not in decisions
+    )
     also = brief.split("## Also in the project instructions")[1]
     assert "- Release notes (AGENTS.md:" in also and "Agents" not in also and "Team memory" not in also
 

@@ -226,7 +226,9 @@ def test_a_project_rule_about_language_or_a_quoted_why_is_not_personal(alice: Cl
             "- **When committing:** write commit messages in English. → [detail](project_commits.md)\n"
             "- **When adding a dependency:** use `uv add`. → [detail](feedback_uv.md)\n",
             "project_commits.md": topic("commits", "Write commit messages in English."),
-            "feedback_uv.md": topic("uv", "Use `uv add`.\n\n**Why:** “I want the lock file in sync”", "feedback"),
+            "feedback_uv.md": topic(
+                "uv", "Use `uv add`.\n\n**Why:** “I want the lock file in sync”", "feedback"
+            ),
         }
     )
     plan = plan_of(alice, capsys)

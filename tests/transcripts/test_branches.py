@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from consolidate.discover.synthetic import SessionWriter
+from consolidate.evaluate.synthetic_sessions import SessionWriter
 from consolidate.transcripts import TranscriptFile, active_records, read_transcript
 
 

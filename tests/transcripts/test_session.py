@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from consolidate.discover.synthetic import SessionWriter, write_session
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import find_transcripts, last_activity, read_transcript, tool_index
 
 

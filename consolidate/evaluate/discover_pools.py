@@ -25,6 +25,9 @@ CORRECTIONS = {
         ('tr', 'Bash', {'command': 'go build ./...'}, 'yanlış, derlemeyi her zaman make build ile yap, go build kullanma', 'make build', ''),
         ('tr', 'Edit', {'file_path': '/work/project/main.go'}, 'bunu yapma: log için her zaman slog kullan, fmt.Println yerine', 'slog', ''),
         ('en', 'Read', {'file_path': '/work/project/notes.md'}, 'No, always answer me in Russian, not English.', 'Russian', 'L0'),
+        # written later, in other words, for kinds the first pools missed (tuned on since: dev data now)
+        ('zh', 'Bash', {'command': 'python -m http.server'}, '不是这样的，本地预览统一跑 `make serve`，别直接起 http.server', 'make serve', ''),
+        ('tr', 'Bash', {'command': 'git commit -m fix'}, 'önce `make lint` çalıştır, sonra commit et; her commit öncesi bu sırayla', 'make lint', ''),
     ],
     'holdout': [
         ('en', 'Bash', {'command': 'python setup.py test'}, "nope, that's deprecated here - use `tox -e py311` rather than setup.py test", 'tox', ''),
@@ -71,6 +74,8 @@ DECISIONS = {
         ('ru', 'давай использовать Redis для кэша, потому что он уже есть в инфраструктуре', 'Redis'),
         ('zh', '我们决定用 PostgreSQL，因为需要事务支持', 'PostgreSQL'),
         ('tr', 'kuyruk için RabbitMQ kullanalım çünkü ekip onu zaten biliyor', 'RabbitMQ'),
+        ('en', 'For the record: we decided on Alembic for the migrations, because Django is not part of this stack.', 'Alembic'),
+        ('en', 'We went with UTC timestamps everywhere because the reports compare regions.', 'UTC'),
     ],
     'holdout': [
         ('en', "Let's go with FastAPI rather than Flask, since we need async handlers.", 'FastAPI'),
@@ -89,6 +94,8 @@ REJECTIONS = {
         ('zh', 'Bash', {'command': 'curl http://prod-api.internal/v1/users'}, '不要直接调用生产环境的接口，用 staging 而不是 prod', '', 'staging'),
         ('tr', 'Bash', {'command': 'sudo apt install jq'}, 'sistem paketlerini asla apt ile kurma, her zaman nix kullan', '', 'nix'),
         ('en', 'Bash', {'command': 'npm run e2e'}, '', 'no, never run the e2e suite locally, it needs the VPN; use `make test-unit` instead', 'test-unit'),
+        ('en', 'Edit', {'file_path': '/work/project/src/api/routes.py'}, 'route handlers stay thin: SQL belongs in repository.py, never in the route', '', 'repository.py'),
+        ('en', 'Edit', {'file_path': '/work/project/src/billing/invoice.py'}, 'keep money as integer cents like the rest of billing; floats round badly', '', 'cents'),
     ],
     'holdout': [
         ('en', 'Write', {'file_path': '/work/project/src/generated/client.py'}, 'generated files are never edited by hand - change the template in codegen/ instead', '', 'codegen'),
@@ -106,6 +113,8 @@ ERROR_FIXES = {
         ('docker-compose up -d', 'bash: docker-compose: command not found', 'docker compose up -d', 'docker compose'),
         ('python manage.py migrate', "python: can't open file 'manage.py': [Errno 2] No such file or directory", 'python src/manage.py migrate', 'src/manage.py'),
         ('make tests', "make: *** No rule to make target 'tests'.  Stop.", 'make test', 'test'),
+        ('cargo build --release', "error[E0554]: `#![feature]` may not be used on the stable release channel\n --> src/lib.rs:1:1", 'cargo +nightly build --release', '+nightly'),
+        ('gcc src/main.c -o app', "/usr/bin/ld: /tmp/cc1.o: in function `main':\nmain.c:(.text+0x2a): undefined reference to `pthread_create'\ncollect2: error: ld returned 1 exit status", 'gcc src/main.c -o app -lpthread', '-lpthread'),
     ],
     'holdout': [
         ('cargo test --feature full', "error: unexpected argument '--feature' found\n  tip: a similar argument exists: '--features'", 'cargo test --features full', '--features'),

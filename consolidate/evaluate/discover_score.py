@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..models import Candidate, DiscoveryReport
-from .devset import KINDS, DevSet, Planted
+from .discover_devset import KINDS, DevSet, Planted
 
 
 @dataclass

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import devset_pools as pools
-from .synthetic import SessionWriter, write_session
+from . import discover_pools as pools
+from .synthetic_sessions import SessionWriter, write_session
 
 KINDS = ("marker", "remember", "correction", "error-fix", "rejection", "decision")
 

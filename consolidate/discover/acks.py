@@ -1,0 +1,98 @@
+"""The assistant's reply to what the user just said: does it acknowledge a correction, and does it
+restate the rule?
+
+In real sessions the lesson is rarely "no, use X": it is a question, a complaint, a terse fact. What
+marks it is the answer — "You're right — the version bump goes first", "Good catch", "My mistake",
+"Understood. I'll remind you after each commit" (Вы правы, 你说得对, Haklısınız …). The opening
+phrase says how strongly the reply concedes; the clause after it often says the rule in clean words.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+from .text import sentences
+
+_STRONG = re.compile(
+    r"^\W*(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
+    r"my (?:mistake|bad|apologies)|(?:i'?m )?sorry|apologies|i apologi[sz]e|i was wrong|that'?s on me|"
+    r"i should(?:n'?t)? have|fair point|fair enough|you caught|thanks for (?:catching|the correction)|"
+    r"вы правы|ты прав[аы]?|правильно заметил\w*|моя ошибка|извин\w*|прошу прощения|виноват\w*|"
+    r"你说得对|您说得对|说得对|是我的错|我的错|抱歉|对不起|不好意思|"
+    r"haklısın\w*|haklisin\w*|özür dilerim|kusura bakma\w*|hata bende|hatam\b)",
+    re.IGNORECASE,
+)
+_WEAK = re.compile(
+    r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
+    r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
+    r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|"
+    r"明白|了解|收到|好的|知道了|同意|"
+    r"anladım|anlaşıldı|tamam|peki|doğru)",
+    re.IGNORECASE,
+)
+# A commitment that outlives the moment: "I'll remind you after each commit", "going forward I'll …".
+_COMMITMENT = re.compile(
+    r"\bi'?ll\b.*\b(?:from now on|going forward|in (?:the )?future|every(?: time)?|each|always|by default|"
+    r"next time|whenever|the default)\b|\b(?:from now on|going forward),? i'?ll\b",
+    re.IGNORECASE,
+)
+_RULE_WORDS = re.compile(
+    r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
+    r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
+    r"\b(?:her zaman|asla|yerine|gerek\w*|önce|sonra)\b",
+    re.IGNORECASE,
+)
+_IMPERATIVE = re.compile(
+    r"^(?:use|run|keep|put|add|write|bump|create|commit|install|standardi[sz]e|remind|ask|check|wait|stop|"
+    r"follow|prefer|pass|avoid|never|always|don'?t|do not|make|start|name|place|move|include|mention)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class Reply:
+    strength: int  # 2 concedes a correction, 1 accepts, 0 neither
+    commitment: bool  # promises to act so from now on
+    rest: str = ""  # what follows the acknowledgement
+
+    @cached_property
+    def restatement(self) -> str:
+        """The rule as the reply says it, or "" (worked out only when someone asks)."""
+        return restated_rule(self.rest) if self.rest else ""
+
+
+NO_REPLY = Reply(0, False)
+
+
+def read_reply(text: str) -> Reply:
+    """How the assistant's reply opens, and what follows the opening (where it may restate the rule)."""
+    head = text.lstrip()[:400]
+    strong = _STRONG.match(head)
+    weak = None if strong else _WEAK.match(head)
+    match = strong or weak
+    first = head.split("\n\n", 1)[0]
+    lowered = first.lower()
+    promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
+    commitment = promised and bool(_COMMITMENT.search(first))
+    if match is None and not commitment:
+        return NO_REPLY
+    rest = head[match.end() :] if match else head
+    return Reply(2 if strong else 1 if weak else 0, commitment, rest)
+
+
+def restated_rule(rest: str) -> str:
+    """The first sentence after the acknowledgement when it reads as a rule ("— X must Y", "I'll …")."""
+    rest = re.sub(r"^[\s,.!:;—–-]+", "", rest)
+    parts = sentences(rest.split("\n\n", 1)[0])[:2]
+    for sentence in parts:
+        if sentence.endswith(("?", "？")) or sentence.startswith(
+            ("Let me", "Let's", "I'll fix", "I will fix")
+        ):
+            continue
+        if _IMPERATIVE.match(sentence) or "ll " in sentence and _COMMITMENT.search(sentence):
+            return sentence
+        if _RULE_WORDS.search(sentence) and not re.match(r"^(?:i|that|this|it|here)\b", sentence, re.I):
+            return sentence
+    return ""

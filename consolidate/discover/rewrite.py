@@ -1,0 +1,153 @@
+"""Say a lesson as a rule a future session can use: no command words, no fillers, no stray escapes.
+
+"we should probably work on a branch" -> "Work on a branch"; "I'll remind you to amend after each
+commit" -> "Remind the user to amend after each commit"; "Amend, when doing a multi-step always create
+a branch\\" -> "When doing a multi-step change, always create a branch" is beyond trimming, but the
+command word and the escape go. Only the words said are kept; nothing is invented.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FILLER = re.compile(
+    r"^(?:(?:so|also|and|but|actually|hmm+|ok(?:ay)?|well|note|fyi|btw|yes|yeah|yep|yup|sure|sorry|"
+    r"(?:no|nope|nah)(?=\s*,)|(?:before|after) that(?= \w+ )|amend|please|pls|i think|i guess|i'?d say|i believe|personally|imo|first|now|again|right|"
+    r"that looks (?:fine|good)|this looks (?:fine|good)|looks good|lgtm|great|nice|thanks|txs|"
+    r"ну|итак|кстати|также|да|嗯|好|还有|ayrıca|evet|tamam)\b[\s,:;.!—–-]*)+",
+    re.IGNORECASE,
+)
+_TAIL = re.compile(
+    r"(?:[\s,;]+(?:thoughts|agreed|correct|right|ok|okay|make sense|wdyt|no|yes|imo)\s*[?!.]*|\s*[:;]-?[)(]|"
+    r"\s*\b(?:lol|lmao)\b\.?|[\s!]+)+$",
+    re.IGNORECASE,
+)
+_MODAL_LEAD = [
+    (
+        re.compile(
+            r"^(?:as )?(?:previously |earlier )?(?:i|we) (?:said|mentioned|asked|told you|agreed|discussed)"
+            r"(?: (?:before|earlier|previously))?,? (?:that )?(?:we |you )?(?:should|need to|must|would) ",
+            re.I,
+        ),
+        "",
+    ),
+    (
+        re.compile(
+            r"^(?:i think |i feel |personally )?we (?:really |probably |definitely )?(?:should|need to|must|"
+            r"have to|ought to)(?: (?:probably|really|definitely|tend to|get in (?:a |the )?(?:consistent )?"
+            r"habit (?:that|of)))* ",
+            re.I,
+        ),
+        "",
+    ),
+    (re.compile(r"^(?:you|u) (?:really |always )?(?:should|need to|must|have to|ought to) ", re.I), ""),
+    (re.compile(r"^(?:i'?d like you to|i want you to|i'?d prefer (?:that )?you|please) ", re.I), ""),
+    (re.compile(r"^let'?s ", re.I), ""),
+    (re.compile(r"^(?:i'?ll|i will|going forward,? i'?ll|from now on,? i'?ll) ", re.I), ""),
+]
+_REGRET = re.compile(r"^(?:we|you|i) should(?:n'?t)? have (?P<verb>\w+) (?:those |these )*", re.IGNORECASE)
+_PARTICIPLE = {
+    "done": "run", "run": "run", "used": "use", "asked": "ask", "checked": "check", "waited": "wait",
+    "created": "create", "committed": "commit", "tested": "test", "added": "add", "bumped": "bump",
+    "installed": "install", "updated": "update", "read": "read", "written": "write", "made": "make",
+}  # fmt: skip
+_TRANSIENT_CLAUSE = re.compile(
+    r",\s*(?:not a problem|no problem|but not|except|although|though)\b.*$|"
+    r",[^,]*\b(?:this time|for now|right now|at the moment|atm|today)\b.*$",
+    re.IGNORECASE,
+)
+_CLAUSE_RULE = re.compile(
+    r"[,;:—–]\s+(?=(?:so |but |and )?(?:we|you) (?:really |probably |definitely )?(?:should|need to|must|have to)\b|"
+    r"(?:please )?(?:always|never|don'?t|do not)\s+(?!(?:in|on|at|the|a|an|for|to|by|with)\b)\w+)",
+    re.IGNORECASE,
+)
+_YOU = re.compile(r"\byou\b(?!')", re.IGNORECASE)
+_STRAY_ESCAPE = re.compile(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
+
+
+def imperative(sentence: str, *, speaker: str = "user") -> str:
+    """The sentence as an instruction: fillers, modal leads, tails and stray escapes removed."""
+    text = strip_fillers(sentence)
+    clause = _CLAUSE_RULE.search(text)
+    if (
+        clause
+        and len(text[clause.end() :].split()) >= 4
+        and (not _starts_with_rule(text) or len(text[: clause.start()].split()) <= 8)
+    ):
+        text = re.sub(r"^(?:so|but|and) ", "", text[clause.end() :], flags=re.IGNORECASE)
+    text = _TRANSIENT_CLAUSE.sub("", text).strip()
+    regret = _REGRET.match(text)
+    if regret and regret["verb"].lower() in _PARTICIPLE:
+        text = _PARTICIPLE[regret["verb"].lower()] + " " + text[regret.end() :]
+    for pattern, replacement in _MODAL_LEAD:
+        new = pattern.sub(replacement, text, count=1)
+        if new != text:
+            if speaker == "assistant":  # "I'll remind you" said by the assistant: "you" is the user
+                new = _YOU.sub("the user", new)
+            text = new
+            break
+    text = _TAIL.sub("", text).strip(" ,;:—–-")
+    text = re.sub(r"^(?:that|to)\s+", "", text, flags=re.IGNORECASE)
+    return text[:1].upper() + text[1:] if text else ""
+
+
+_RULE_START = re.compile(
+    r"^(?:(?:we|you) (?:really |probably |definitely )?(?:should|need to|must|have to)|always|never|don'?t|do not|"
+    r"use|run|keep|add|put|write|bump|create|install|only|before|after|when|if|for)\b",
+    re.IGNORECASE,
+)
+
+
+def _starts_with_rule(text: str) -> bool:
+    return bool(_RULE_START.match(text))
+
+
+_QUOTED_WORD = re.compile(r"[\"“”]([A-Za-z]+)[\"“”]")
+_SYMBOL_LEAD = re.compile(r"^[^\w`\"'(\[]+")
+_RATHER = re.compile(
+    r"^rather than (?:use |using )?(?P<old>.+?),? (?:you|we) (?:should|can|could)(?: be able to)? use (?P<new>.+)$",
+    re.IGNORECASE,
+)
+
+
+def strip_fillers(text: str) -> str:
+    """Whitespace collapsed; no leading symbols, fillers or command words, no stray escapes."""
+    text = _STRAY_ESCAPE.sub("", " ".join(text.split()))
+    text = _QUOTED_WORD.sub(r"\1", _SYMBOL_LEAD.sub("", text))
+    text = _FILLER.sub("", text).strip()
+    text = re.sub(r",\s*please\s+", "; ", text, flags=re.IGNORECASE)
+    rather = _RATHER.match(text)
+    if rather:
+        new = rather["new"]
+        head = re.split(r"(?=\s+(?:with|so|because|as|since|when|if|unless)\b|[,.;])", new, maxsplit=1)[0]
+        text = f"Use {head} rather than {rather['old']}{new[len(head) :]}"
+    text = re.sub(r"\b(\w+) \1\b", r"\1", text)
+    return text[:1].upper() + text[1:] if text else ""
+
+
+def clean_escapes(text: str) -> str:
+    """A principle without stray backslashes (a line continuation typed in the prompt, "branch\\")."""
+    return _STRAY_ESCAPE.sub("", text).strip()
+
+
+_DIRECTIVE_CLAUSE = re.compile(
+    r"(?:[.;:!]|\s[-—–])\s+(?=(?:please )?(?:use|run|never|always|don'?t|do not|keep|put|call|prefer|avoid|"
+    r"stop|only|make sure)\b)",
+    re.IGNORECASE,
+)
+
+
+def from_directive(text: str) -> str:
+    """A rule that opens with a remark ("That's deprecated here - use X") starts at its instruction."""
+    if not _NARRATIVE_LEAD.match(text):
+        return text
+    match = _DIRECTIVE_CLAUSE.search(text)
+    if not match:
+        return text
+    rest = text[match.end() :]
+    return rest[:1].upper() + rest[1:]
+
+
+_NARRATIVE_LEAD = re.compile(
+    r"^(?:that'?s|that is|this is|it'?s|i|i'?m|we'?re|you'?re|you are)\b", re.IGNORECASE
+)

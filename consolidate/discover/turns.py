@@ -1,0 +1,337 @@
+"""A user's turn and what came right after it, weighed together into one signal (or none).
+
+What the user said — a correction, a rejection's reason, a standing wish, a request to write something
+into CLAUDE.md — is weighed with the shape of the dialogue around it: whether they had interrupted
+the assistant, whether the assistant's reply concedes ("You're right", "My mistake") or promises
+("I'll … after each commit"), whether its next action redid the last one differently. A structural
+signal can carry a plain sentence; a phrase with nothing around it rarely passes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..transcripts.records import ToolUse, tool_command
+from . import lexicon
+from .acks import NO_REPLY, Reply
+from .phrasing import directive_principle
+from .quality import HEDGE
+from .rewrite import imperative
+from .text import mask_code, sentences
+from .triggers import command_head, program_of
+
+THRESHOLD = 3  # evidence needed for a turn that no phrase marked on its own
+
+# The user asks for something to be written into memory: the rule is in this turn or just before it.
+MEMORY_REQUEST = re.compile(
+    r"\b(?:note|add|put|record|write|document|capture|mention|include)\b[^.?!\n]{0,50}?\b(?:in|to|into)\s+"
+    r"(?:[^?!\n]{0,40}?\band\s+)?(?:the\s+|our\s+|/)?(?:claude|agents|memory)(?:\.md)?\b|"
+    r"\bupdate\s+(?:the\s+|/)?(?:claude|agents)(?:\.md)?\b(?!\s+(?:to reflect|for the new|with the new))|"
+    r"\b(?:claude|agents)(?:\.md)?\s+(?:needs|should|might need)\s+(?:to\s+)?(?:be\s+)?updat|"
+    r"\b(?:yep|yes|ok|okay|please)?,?\s*remember (?:that|this|it)\s*(?:[,.!;]|$)|"
+    r"\bзапиши\w*\s+(?:это\s+)?в\s+(?:claude|память|memory)|\bдобавь\w*\s+(?:это\s+)?в\s+claude|"
+    r"\bзапомни\s+это\b|写(?:到|进|入)\s*(?:claude|memory|记忆)|(?:加到|记到|记入)\s*claude|记住这(?:个|一点)|"
+    r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
+    re.IGNORECASE,
+)
+_PRODUCT = re.compile(
+    r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"
+    r"header|prompt|help text)\b",
+    re.IGNORECASE,
+)
+_DOC_UPDATE = re.compile(
+    r"\bto reflect\b|\bfor the (?:new|latest|current)\b|\bwith the (?:new|latest)\b", re.I
+)
+_MODAL = re.compile(
+    r"\b(?:we|you) (?:really |probably |definitely )?(?:should|must|need to|have to|ought to)\b|"
+    r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|\bneeds? to\b|\bshould be\b|"
+    r"\byou (?:can'?t|cannot|mustn'?t)\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
+    r"\b(?:gerek\w*|lazım|\w+(?:malı|meli)\w*)\b",
+    re.IGNORECASE,
+)
+_GENERAL = re.compile(
+    r"\b(?:always|never|every|each|all non-trivial|on all|from now on|going forward|in (?:the )?future|"
+    r"by default|whenever|habit|workflow|convention|rule)\b|\"always\"|всегда|никогда|каждый|впредь|"
+    r"总是|永远|每次|以后|一律|\b(?:her zaman|asla|her seferinde|bundan sonra)\b",
+    re.IGNORECASE,
+)
+_ORDER = re.compile(
+    r"\b(?:first|before|after|then|until|once)\b|сначала|перед|после|потом|先|之前|之后|然后|"
+    r"\b(?:önce|sonra|ardından)\b",
+    re.IGNORECASE,
+)
+_INFORMS = re.compile(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
+_ACCUSATION = re.compile(
+    r"\byou (?:always|keep|still|again|never)\b.*\b(?:mistake|forget|forgot|miss)\w*\b|\byou didn'?t\b|"
+    r"\bwhy (?:did|do|didn'?t) you\b|\bare you (?:hallucinating|sure)\b",
+    re.IGNORECASE,
+)
+_GERUND = {
+    "passing": "pass", "using": "use", "running": "run", "adding": "add", "checking": "check",
+    "bumping": "bump", "installing": "install", "testing": "test", "committing": "commit", "asking": "ask",
+    "updating": "update", "removing": "remove", "creating": "create", "reading": "read", "writing": "write",
+    "including": "include", "making": "make", "putting": "put", "setting": "set", "mentioning": "mention",
+}  # fmt: skip
+
+
+@dataclass
+class Turn:
+    """A user's turn waiting for the assistant's answer before it is judged."""
+
+    kind: str  # correction | rejection | remember | decision | preference
+    text: str
+    index: int
+    base: dict[str, str]  # session, uuid, timestamp, file
+    use: ToolUse | None = None  # the action the turn answered
+    principle: str = ""  # what the words alone give
+    score: int = 0
+    strength: float = 0.0
+    before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
+    memory: bool = False
+    soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
+    reply: Reply = field(default_factory=lambda: NO_REPLY)
+    reply_text: str = ""
+    redo: ToolUse | None = None
+
+
+_ORDER_KEYS = ("first", "before", "after", "then", "until", "once", "сначала", "перед", "после", "потом", "先",
+               "之前", "之后", "然后", "önce", "sonra", "ardından")  # fmt: skip
+_MODAL_KEYS = ("should", "must", "need", "have to", "ought", "make sure", "can't", "cannot", "надо", "нужно",
+               "должн", "следует", "应该", "必须", "要", "需要", "gerek", "lazım", "malı", "meli")  # fmt: skip
+_GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going forward", "future", "default",
+                 "whenever", "habit", "workflow", "convention", "rule", "всегда", "никогда", "кажд", "впредь",
+                 "总是", "永远", "每次", "以后", "一律", "her ", "asla", "bundan sonra")  # fmt: skip
+FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
+
+
+_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE = map(lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE))
+
+
+@lru_cache(maxsize=4096)
+def features(text: str) -> int:
+    """How much a plain sentence reads like a standing rule: a modal, a generaliser, an order."""
+    masked = mask_code(text)[:FEATURE_SPAN].lower()
+    modal = lexicon.has_any(masked, _MODAL_KEYS) and _LMODAL.search(masked)
+    general = lexicon.has_any(masked, _GENERAL_KEYS) and _LGENERAL.search(masked)
+    order = lexicon.has_any(masked, _ORDER_KEYS) and _LORDER.search(masked) and _LDIRECTIVE.search(masked)
+    return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked))
+
+
+def names_action(text: str, use: ToolUse | None) -> bool:
+    """The text talks about what the assistant just did: its program or subcommand, or the file it edited."""
+    if use is None:
+        return False
+    lowered = text.lower()
+    command = tool_command(use)
+    if command:
+        words = [w for w in command_head(command).split() if len(w) > 2]
+        return any(re.search(rf"\b{re.escape(w.lower())}", lowered) for w in words)
+    path = str(use.input.get("file_path") or "")
+    name = path.rsplit("/", 1)[-1].lower()
+    return bool(name) and name in lowered
+
+
+def ordered_correction(masked: str, text: str, use: ToolUse | None) -> bool:
+    """ "First run the linter, then commit" right after a commit: an instruction that puts something
+    before (or after) what the assistant just did is a correction of it (`masked`: lower-cased, no code)."""
+    if use is None or not lexicon.has_any(masked, _ORDER_KEYS):
+        return False
+    return bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)) and names_action(text, use)
+
+
+_MEMORY_KEYS = (
+    "claude",
+    "agents",
+    "memory",
+    "remember",
+    "запиш",
+    "запомни",
+    "добавь",
+    "记",
+    "写",
+    "加到",
+    "bunu",
+)
+
+
+def is_memory_request(text: str) -> bool:
+    if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
+        return False
+    masked = mask_code(text)[:1200]
+    return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
+
+
+_IMPERATIVE_START = re.compile(
+    r"^(?:update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
+    r"check|ask|mention|review|amend|push|merge|tag|test|verify|document)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
+
+
+def rule_clauses(text: str) -> list[str]:
+    """The sentences of a turn, each cut to its clause that carries the rule ("…, but X must Y")."""
+    found = []
+    for sentence in sentences(mask_keep_code(text)):
+        if MEMORY_REQUEST.search(sentence):
+            sentence = MEMORY_REQUEST.split(sentence)[0].rstrip(" ,;:—-")
+            sentence = re.sub(
+                r"[,\s]+(?:please|and|pls|maybe|so|we probably want to)$", "", sentence, flags=re.I
+            )
+        parts = _CLAUSE.split(sentence)
+        if len(parts) > 1 and not features(parts[0]):
+            sentence = next((p for p in parts if features(p)), sentence)
+        found.append(sentence)
+    return found
+
+
+def rule_sentence(text: str) -> str:
+    """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
+    best = ""
+    clauses = rule_clauses(text)
+    ranked = [c for c in clauses if features(c)] + [c for c in clauses if not features(c)]
+    for sentence in ranked:
+        if (
+            not sentence
+            or features(sentence) == 0
+            and not (
+                lexicon.DIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence))
+            )
+        ):
+            continue
+        if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
+            continue
+        if HEDGE.search(sentence):  # "I think we should …": a proposal, not yet a rule - and the turn's rule
+            return ""
+        best = accusation_rule(sentence) or imperative(_drop_question_tail(sentence))
+        if best:
+            break
+    return best
+
+
+def mask_keep_code(text: str) -> str:
+    """The prose of a turn: fenced blocks, quoted lines and what follows "… says:" dropped (someone else's
+    words), inline code kept."""
+    text = re.sub(r"```.*?(?:```|\Z)", " ", text, flags=re.DOTALL)
+    text = re.sub(r"\b(?:says|said|reads|states|writes):.*$", " ", text, flags=re.MULTILINE | re.IGNORECASE)
+    return re.sub(r"^\s*>.*$", " ", text, flags=re.MULTILINE)
+
+
+def _drop_question_tail(sentence: str) -> str:
+    return re.sub(
+        r"[,\s]*(?:any reason not to\b[^?]*|is that ok|do you agree|what do you think|thoughts|agreed|correct|"
+        r"right|ok|make sense)\s*\?+\s*$",
+        "",
+        sentence,
+        flags=re.IGNORECASE,
+    )
+
+
+def accusation_rule(sentence: str) -> str:
+    """ "You always make the mistake of not passing `--path .`" -> "Always pass `--path .`"."""
+    match = re.search(r"\byou (?:always|keep) (?:make the mistake of|forget(?:ting)?(?: to)?) (not )?(\w+) (.+)",
+                      sentence, re.IGNORECASE)  # fmt: skip
+    if not match:
+        return ""
+    verb = _GERUND.get(match[2].lower(), match[2].lower() if not match[2].endswith("ing") else "")
+    if not verb:
+        return ""
+    rest = match[3].split(". ")[0].rstrip(" .")
+    return f"Always {verb} {rest}" if match[1] or "forget" in match[0].lower() else f"Never {verb} {rest}"
+
+
+def is_accusation(text: str) -> bool:
+    head = text[:FEATURE_SPAN]
+    return ("you" in head.lower() or "why" in head.lower()) and bool(_ACCUSATION.search(head))
+
+
+def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> str:
+    """When the user's words made the assistant swap one program for the one they named:
+    "Use `b` instead of `a`"."""
+    if before is None or after is None or before.name != after.name:
+        return ""
+    new_program = program_of(tool_command(after))
+    if (
+        not new_program
+        or new_program == program_of(tool_command(before))
+        or new_program.lower() not in said.lower()
+    ):
+        return ""
+    old, new = command_head(tool_command(before)), command_head(tool_command(after))
+    if not old or not new or old == new or old.split()[0] == new.split()[0]:
+        return ""
+    if (
+        old.split()[1:] != new.split()[1:]
+    ):  # `cargo test` -> `tspec test` swaps the tool; `rm` -> `x clean` does not
+        return ""
+    if new.split()[0].lower() not in said.lower():
+        return ""
+    return f"Use `{new}` instead of `{old}`"
+
+
+def carried(turn: Turn) -> bool:
+    """A turn no phrase marked stands only when the dialogue says so: the reply concedes or promises,
+    or the user states it as information for the assistant."""
+    if not turn.soft:
+        return True
+    if not (turn.reply.strength == 2 or turn.reply.commitment or _INFORMS.match(turn.text)):
+        return False
+    return not _PRODUCT.search(turn.text)  # how the program should behave is a feature request, not a rule
+
+
+_CONVENTION_NOW = re.compile(
+    r"\b(?:convention|rule|workflow|policy)\s+is(?:\s+now)?\s*:\s*(?P<rule>[^\n]{8,240})", re.IGNORECASE
+)
+
+
+def memory_object(turn: Turn) -> str:
+    """What a request to write into memory refers to: said in the turn itself, restated by the reply,
+    said by the user just before, or what the assistant had just confirmed."""
+    own = rule_sentence(turn.text)
+    if own:
+        return own
+    confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
+    if confirmed:
+        return imperative(sentences(confirmed["rule"])[0], speaker="assistant")
+    if turn.reply.restatement:
+        return imperative(turn.reply.restatement, speaker="assistant")
+    previous_reply, previous_user = (turn.before + ["", ""])[:2]
+    if previous_user and features(previous_user):
+        said = rule_sentence(previous_user)
+        if said:
+            return said
+    head = read_reply_head(previous_reply)
+    return imperative(head, speaker="assistant") if head else ""
+
+
+def read_reply_head(text: str) -> str:
+    """The first sentence of an assistant answer that opened with a plain yes ("Yes — X does Y.")."""
+    match = re.match(r"^\s*(?:yes|yep|right|exactly|correct)\b[\s,.!:—–-]+(?P<rest>.+)", text, re.I | re.S)
+    if not match:
+        return ""
+    first = sentences(match["rest"].split("\n\n", 1)[0])
+    return first[0] if first and len(first[0]) <= 200 and not first[0].endswith("?") else ""
+
+
+def judge(turn: Turn) -> tuple[str, int]:
+    """(principle, score) once the reply is known; an empty principle means no signal."""
+    score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
+    if score < THRESHOLD or not carried(turn):
+        return "", score
+    if turn.memory:
+        turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
+        return memory_object(turn), score
+    restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
+    principle = turn.principle or rule_sentence(turn.text)
+    if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
+        principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
+    elif not principle and restated and turn.reply.strength == 2 and not turn.soft:
+        principle = restated  # the user objected without saying the rule; the concession says it
+    swap = redo_principle(turn.use, turn.redo, turn.text)
+    if swap and (not principle or len(principle.split()) <= 3):
+        principle = swap
+    if not principle and turn.kind in ("correction", "rejection"):
+        principle = directive_principle(turn.text)
+    return principle, score
