@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 
 from consolidate.audit import audit_tree
-from consolidate.audit.devset import CATEGORIES
+from consolidate.evaluate.audit_devset import CATEGORIES
 from consolidate.models import Finding
 from memory_layout import load_memory_tree
 

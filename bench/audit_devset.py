@@ -2,7 +2,7 @@
 
 Each seed builds a real git project and a memory dir with planted stale, renamed, duplicate,
 superseded, contradicting, relative-date, low-value, secret-bearing and defective entries among valid
-ones (`consolidate.audit.devset`), audits it and scores the findings against the labels.
+ones (`consolidate.evaluate.audit_devset`), audits it and scores the findings against the labels.
 
     python bench/audit_devset.py              # 10 seeds
     python bench/audit_devset.py --seeds 3
@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 from consolidate.audit import audit_tree
-from consolidate.audit.devset import CATEGORIES, Score, build_devset, score
+from consolidate.evaluate.audit_devset import CATEGORIES, Score, build_devset, score
 from consolidate.gitrepo import GitRepo
 from memory_layout import load_memory_tree
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from consolidate.audit import audit_tree
 from consolidate.audit.claims import extract_claims
-from consolidate.audit.devset import build_devset
+from consolidate.evaluate.audit_devset import build_devset
 from consolidate.gitrepo import GitRepo
 from memory_layout import load_memory_tree
 

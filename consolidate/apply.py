@@ -23,11 +23,13 @@ from memory_layout.tree import link_candidates
 from .errors import ConsolidateError
 from .fsutil import atomic_write, digest_file
 from .journal import COMPLETE, Journal
+from .moves import move_section
 from .plan import (
     AddEntry,
     Change,
     ClusterSection,
     DropEntry,
+    MoveSection,
     Plan,
     PlanError,
     Proposal,
@@ -225,7 +227,7 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
         entry = doc.find_entry(change.text)
         if entry is None:
             raise ChangeFailed(f"entry not found in {change.file}: {change.text[:60]!r}")
-        doc.remove_entry(entry)
+        doc.remove_entry_and_empty_heading(entry)
         ws.save(path, doc)
     elif isinstance(change, ReplaceText):
         _replace_text(ws, change, path)
@@ -233,6 +235,9 @@ def apply_change(ws: Workspace, change: Change, paths: dict[str, Path]) -> None:
         _redact_file(ws, change, path)
     elif isinstance(change, ClusterSection):
         _cluster(ws, change, path, paths[change.cluster_file])
+    elif isinstance(change, MoveSection):
+        for text in move_section(ws, change, path, paths[change.topic_file]):
+            _check_links(ws, path, text)
 
 
 def _redact_file(ws: Workspace, change: RedactSecrets, path: Path) -> None:

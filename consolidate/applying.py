@@ -8,7 +8,7 @@ from .apply import ApplyReport, apply_plan, l0_proposals
 from .console import is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
-from .review import Ask, ask_approval, preview_diff, show_backlog, show_proposal, show_set_aside
+from .review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
 from .runs import journal_dir, write_scope, writing_run
 from .settings import Settings
 
@@ -28,19 +28,20 @@ def choose(
     `rejected`)."""
     if only is not None:
         plan.select(only)  # unknown ids are a usage error before anything else happens
-        return only, True
+        return plan.expand(only), True
     if yes:
         return None, False
     if ask is None and not is_terminal(stdin):
         raise UsageError("no terminal to confirm on: pass --yes to apply all, or --only P1,P3")
     scope = write_scope(settings)
     l0 = l0_proposals(plan, scope)
-    for proposal in plan.select(None):
-        diff = preview_diff(plan, proposal, scope)  # from the changes themselves, never the plan's own text
-        show_proposal(proposal, diff, out, l0=proposal.id in l0)
+    # the diff from the changes themselves, never the plan's own text
+    show_plan(plan, lambda proposals: preview_group_diff(plan, proposals, scope), out, l0)
     set_aside = [p for p in plan.proposals if p.skipped is not None]
     show_set_aside(plan, out)
-    approved = ask_approval(plan.select(None), ask or input, out, l0, set_aside=set_aside, rejected=rejected)
+    approved = ask_approval(
+        plan.select(None), ask or input, out, l0, plan.groups, set_aside=set_aside, rejected=rejected
+    )
     return approved, True
 
 

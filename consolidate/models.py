@@ -120,6 +120,10 @@ class Finding(_Report):
     related: list[RelatedEntry] = Field(default_factory=list)  # entries a MERGE absorbs
     topic_file: str = ""  # the topic file a REMOVE or MERGE retires, if any
     topic_content: str = ""  # MERGE of topic files: new text of the file `replacement` links to
+    rationale: str = ""  # what was found, in words a reader understands (`evidence` adds `fact` to it)
+    fact: str = ""  # the fact behind it, when there is one: a commit, a manifest line, the line elsewhere
+    reason: str = ""  # what kind of finding within its category ("renamed", "in-claude-md", …)
+    subject: str = ""  # what it is about, for findings fixed together (a renamed path)
 
 
 class Usage(_Report):
@@ -144,8 +148,19 @@ class DiscoveryReport(_Report):
     stats: dict[str, int] = Field(default_factory=dict)  # lines read/skipped, signals found/dropped by reason
 
 
+class AuditedFile(_Report):
+    """One file the auditor read, and how much of it it checked."""
+
+    file: str  # relative to the memory dir, or an absolute path for CLAUDE.md files and their imports
+    layer: str = ""  # L0, L1 (with their imports), L2, L2c, L3
+    imported_by: str = ""  # the file whose `@path` line brought it in
+    units: int = 0  # entries and paragraphs audited
+    findings: int = 0
+
+
 class AuditReport(_Report):
     findings: list[Finding] = Field(default_factory=list)
-    entries_audited: int = 0
+    entries_audited: int = 0  # the sum of `files[].units`
+    files: list[AuditedFile] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
     usage: Usage = Field(default_factory=Usage)

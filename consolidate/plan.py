@@ -14,7 +14,15 @@ from datetime import UTC, datetime
 from pathlib import Path, PurePosixPath
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .errors import UsageError
 from .settings import Settings
@@ -114,6 +122,21 @@ class ClusterSection(_Change):
     preamble: TextBlock = ""
 
 
+class MoveSection(_Change):
+    """Move a section of an index (its heading's content, subsections included) into a new topic file,
+    leaving the heading and one trigger pointer; `keep` names entries that stay in the index."""
+
+    op: Literal["move_section"]
+    heading: (
+        OneLine  # the heading line as written ("## Agent Basics"); "" for the text before the first heading
+    )
+    occurrence: int = Field(default=1, ge=1)  # which of several headings with this text
+    topic_file: str = Field(min_length=1)
+    pointer: OneLine = Field(min_length=1)
+    frontmatter: TextBlock = ""
+    keep: list[Matched] = Field(default_factory=list)
+
+
 Change = Annotated[
     AddEntry
     | ReplaceEntry
@@ -122,7 +145,8 @@ Change = Annotated[
     | RedactSecrets
     | WriteFile
     | TrashFile
-    | ClusterSection,
+    | ClusterSection
+    | MoveSection,
     Field(discriminator="op"),
 ]
 
@@ -150,6 +174,8 @@ class Proposal(_Model):
     evidence: list[Evidence] = Field(default_factory=list)
     diff: str = ""
     warning: str | None = None
+    reason: str = ""  # the kind of finding within its category ("in-claude-md", "near-copy", …)
+    group: str | None = None  # the id of the group it is reviewed in, if any
     changes: list[Change] = Field(min_length=1)
 
     @property
@@ -169,7 +195,22 @@ class Proposal(_Model):
             names.append(change.file)
             if isinstance(change, ClusterSection):
                 names.append(change.cluster_file)
+            if isinstance(change, MoveSection):
+                names.append(change.topic_file)
         return list(dict.fromkeys(names))
+
+
+class ProposalGroup(_Model):
+    """Proposals of one kind and reason, reviewed as one decision; each item stays selectable by its id."""
+
+    id: str = Field(min_length=1)
+    action: Action
+    category: str = ""
+    reason: str = ""
+    summary: str = Field(min_length=1)
+    rationale: str = ""
+    items: list[str] = Field(min_length=1)
+    targets: dict[str, int] = Field(default_factory=dict)  # file → how many items change it
 
 
 class Plan(_Model):
@@ -188,6 +229,8 @@ class Plan(_Model):
     gather: dict[str, Any] = Field(default_factory=dict)  # how phase 2 went: skips, fallbacks, failures
     backlog: list[dict[str, Any]] = Field(default_factory=list)  # learnings left to wait (the ADD cap)
     from_backlog: list[str] = Field(default_factory=list)  # ids of the waiting learnings it took up
+    groups: list[ProposalGroup] = Field(default_factory=list)
+    waiting: int = 0  # proposals left for the next run, so one review stays a reviewable size
 
     @field_validator("proposals")
     @classmethod
@@ -199,6 +242,17 @@ class Plan(_Model):
             seen.add(proposal.id)
         return proposals
 
+    @model_validator(mode="after")
+    def _groups_name_proposals(self) -> Plan:
+        known = {p.id for p in self.proposals}
+        for group in self.groups:
+            missing = [item for item in group.items if item not in known]
+            if missing:
+                raise ValueError(f"group {group.id} lists unknown proposal(s) {', '.join(missing)}")
+            if group.id in known:
+                raise ValueError(f"group id {group.id} is also a proposal id")
+        return self
+
     def to_json(self) -> str:
         """The plan as JSON, every string redacted: a plan file never holds a secret."""
         from .secrets import redact_data
@@ -206,11 +260,18 @@ class Plan(_Model):
         data = redact_data(self.model_dump(mode="json", exclude_none=True))
         return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
+    def expand(self, ids: list[str]) -> list[str]:
+        """Proposal ids, with each group id replaced by the ids of its items."""
+        groups = {g.id.casefold(): g.items for g in self.groups}
+        return list(dict.fromkeys(i for pid in ids for i in groups.get(pid.casefold(), [pid])))
+
     def select(self, only: list[str] | None) -> list[Proposal]:
-        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. Without
-        `only`, a proposal set aside as already recorded is not among them."""
+        """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. `only` may
+        name groups (G1) as well as proposals (P3); without it, a proposal set aside as already
+        recorded is not among them."""
         chosen = [p for p in self.proposals if p.skipped is None]
         if only is not None:
+            only = self.expand(only)
             known = {p.id for p in self.proposals}
             unknown = [pid for pid in only if pid not in known]
             if unknown:

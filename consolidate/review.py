@@ -5,11 +5,12 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
-from .plan import L0_WARNING, Plan, Proposal, WriteScope, check_scope, link_target
+from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
 
@@ -32,6 +33,35 @@ def proposed_files(
     base = workspace.contents()
     for change in proposal.changes:
         apply_change(workspace, change, paths)
+    return _files_since(workspace, base)
+
+
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
+    """The unified diff this proposal would make on the current files (or on what the proposals
+    `after` make of them, when it is always applied with them)."""
+    try:
+        return diff_of(proposed_files(plan, proposal, scope, after=after))
+    except ChangeFailed as exc:
+        return f"# cannot be applied as planned: {exc}\n"
+
+
+def preview_group_diff(plan: Plan, proposals: list[Proposal], scope: WriteScope) -> str:
+    """The unified diff these proposals make together, applied in order on the current files."""
+    if len(proposals) == 1:
+        return preview_diff(plan, proposals[0], scope)
+    paths = check_scope(plan, proposals, scope, with_snapshot=False)
+    workspace = Workspace(scope.memory_dir)
+    try:
+        for change in (c for proposal in proposals for c in proposal.changes):
+            apply_change(workspace, change, paths)
+    except ChangeFailed as exc:
+        return f"# cannot be applied as planned: {exc}\n"
+    return diff_of(_files_since(workspace, {}))
+
+
+def _files_since(workspace: Workspace, base: dict[Path, bytes | None]) -> list[tuple[str, str, str | None]]:
+    """(name, before, after) of every file the workspace changed since `base` (the disk for files not
+    in it)."""
     changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
     files: list[tuple[str, str, str | None]] = []
     for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
@@ -44,15 +74,6 @@ def proposed_files(
         new = None if after_bytes is None else after_bytes.decode("utf-8", "replace")
         files.append((name, before, new))
     return files
-
-
-def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
-    """The unified diff this proposal would make on the current files (or on what the proposals
-    `after` make of them, when it is always applied with them)."""
-    try:
-        return diff_of(proposed_files(plan, proposal, scope, after=after))
-    except ChangeFailed as exc:
-        return f"# cannot be applied as planned: {exc}\n"
 
 
 def diff_of(files: list[tuple[str, str, str | None]]) -> str:
@@ -85,6 +106,11 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
         lines.append(f"**Warning:** {L0_WARNING}")
     if proposal.evidence and proposal.evidence[0].quote.strip():
         lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
+    return _with_diff(lines, diff)
+
+
+def _with_diff(lines: list[str], diff: str) -> str:
+    """The header lines, then the diff in a fence longer than any backtick run inside it."""
     body = diff or "(no change)\n"
     fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", body)), default=0))
     return "\n".join(lines) + f"\n\n{fence}diff\n{body}{fence}\n"
@@ -98,6 +124,60 @@ def show_proposal(proposal: Proposal, diff: str, out: TextIO, *, l0: bool | None
     out.write("\n")
 
 
+# -- groups: proposals of one kind and reason, decided as one ------------------------------------
+
+
+def render_group(
+    group: ProposalGroup, members: list[Proposal], diff: str, *, l0: set[str] | None = None
+) -> str:
+    """The block a reviewer reads for a group: what its items have in common, each item on one line
+    (its id selects it alone), then every item's diff in one fence."""
+    targets = ", ".join(f"{_one_line(name)} ({n})" for name, n in group.targets.items()) or "—"
+    lines = [
+        f"### [{group.action} ×{len(members)}] Learning: {_one_line(group.category)}: {_one_line(group.summary)}"
+        f"  ({_one_line(group.id)}: all of them; or pick items by id)",
+        f"**Targets:** {targets}",
+        f"**Rationale:** {_one_line(group.rationale) or '—'}",
+        "**Items:**",
+    ]
+    for member in members:
+        warning = " — changes ~/.claude/CLAUDE.md, confirmed one by one" if l0 and member.id in l0 else ""
+        lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
+        if member.evidence and member.evidence[0].quote.strip():
+            lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
+    return _with_diff(lines, diff)
+
+
+def show_plan(plan: Plan, diff_for: Callable[[list[Proposal]], str], out: TextIO, l0: set[str]) -> None:
+    """Every proposal of `plan`, a group as one block with the diff of all its items together; then
+    how many proposals wait for the next run."""
+    by_id = {p.id: p for p in plan.proposals}
+    shown: set[str] = set()
+    groups = {item: g for g in plan.groups for item in g.items}
+    for proposal in plan.select(None):
+        if proposal.id in shown:
+            continue
+        group = groups.get(proposal.id)
+        if group is None:
+            show_proposal(proposal, diff_for([proposal]), out, l0=proposal.id in l0)
+            shown.add(proposal.id)
+            continue
+        members = [by_id[i] for i in group.items]
+        shown.update(group.items)
+        header, _, fenced = render_group(group, members, diff_for(members), l0=l0).partition("\n\n")
+        out.write(header + "\n\n")
+        print_diff(fenced, out)
+        out.write("\n")
+    if plan.waiting:
+        out.write(f"{plan.waiting} more proposal(s) wait for the next run, so this review stays short\n")
+
+
+def decision_count(plan: Plan) -> int:
+    """How many decisions the review asks for: one per group, one per proposal outside a group."""
+    grouped = {item for g in plan.groups for item in g.items}
+    return len(plan.groups) + sum(p.id not in grouped for p in plan.proposals)
+
+
 def _one_line(text: str) -> str:
     return " ".join("".join(c if c.isprintable() else " " for c in text).split())
 
@@ -107,32 +187,41 @@ def ask_approval(
     ask: Ask,
     out: TextIO,
     l0: set[str] | None = None,
+    groups: list[ProposalGroup] | None = None,
     *,
     set_aside: list[Proposal] | None = None,
     rejected: list[str] | None = None,
 ) -> list[str]:
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
-    `select` may also name a proposal `set_aside` (already recorded); a reject fills `rejected` with
-    every id it turned down."""
+    At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them, and a
+    proposal `set_aside` (already recorded) may be named too; a reject fills `rejected` with every id
+    it turned down."""
     if not proposals and not set_aside:
         return []
-    known = [p.id for p in proposals]
-    selectable = known + [p.id for p in set_aside or []]
+    ids = [p.id for p in proposals]
+    known = [g.id for g in groups or []] + ids + [p.id for p in set_aside or []]
+    members = {g.id: g.items for g in groups or []}
+    in_groups = f" in {len(groups)} group(s)" if groups else ""
     while True:
-        answer = ask(f"Apply {len(proposals)} proposal(s)? [a]ll / [s]elect / [r]eject: ").strip().lower()
+        answer = (
+            ask(f"Apply {len(proposals)} proposal(s){in_groups}? [a]ll / [s]elect / [r]eject: ")
+            .strip()
+            .lower()
+        )
         if answer in ("a", "all", "y", "yes"):
-            chosen = known
+            chosen = ids
             break
         if answer in ("r", "reject", "n", "no", "q", ""):
             if rejected is not None:
-                rejected.extend(known)
+                rejected.extend(ids)
             return []
         if answer in ("s", "select"):
-            picked = ask(f"Which ids (comma-separated, of {', '.join(selectable)}): ")
-            by_key = {pid.casefold(): pid for pid in selectable}
+            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
+            by_key = {pid.casefold(): pid for pid in known}
             typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
             chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-            unknown = [pid for pid in chosen if pid not in selectable]
+            unknown = [pid for pid in chosen if pid not in known]
+            chosen = [item for pid in chosen for item in members.get(pid, [pid])]
             if not unknown:
                 break
             out.write(f"unknown id(s): {', '.join(unknown)}\n")

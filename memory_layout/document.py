@@ -202,6 +202,37 @@ class Document:
         first = min(same, key=self._index_of)
         return self._entry_at(first)
 
+    def section_span(self, heading: str, occurrence: int = 1) -> tuple[int, int] | None:
+        """Block indices [start, end) of a section: its heading block (the `occurrence`-th whose line
+        is `heading`) up to the next heading of the same or a higher level. For heading "" the blocks
+        before the first heading (frontmatter excluded)."""
+        if not heading:
+            start = 1 if self.blocks and self.blocks[0].kind == "frontmatter" else 0
+            end = next((i for i, b in enumerate(self.blocks) if b.kind == "heading"), len(self.blocks))
+            return (start, end) if end > start else None
+        seen = 0
+        for index, block in enumerate(self.blocks):
+            if block.kind != "heading" or block.text.strip() != heading.strip():
+                continue
+            seen += 1
+            if seen == occurrence:
+                end = index + 1
+                while end < len(self.blocks) and not (
+                    self.blocks[end].kind == "heading" and self.blocks[end].level <= block.level
+                ):
+                    end += 1
+                return index, end
+        return None
+
+    def replace_blocks(self, start: int, end: int, texts: list[str]) -> None:
+        """Put new blocks (entries for list items, else prose) where blocks [start, end) were."""
+        new = [
+            Block("entry" if LIST_MARKER.match(t) else "other", self._lines(t) if t.strip() else t)
+            for t in texts
+        ]
+        self.blocks[start:end] = new
+        self.forget_lookups()
+
     # -- editing ---------------------------------------------------------------------------
 
     def replace_entry(self, entry: Entry, new_text: str) -> None:
@@ -219,6 +250,40 @@ class Document:
         if self._sections is not None and any(entry.block is last for _, last in self._sections.values()):
             self._sections = None  # a section lost its last entry: find it again when needed
         del self.blocks[index]
+
+    def remove_entry_and_empty_heading(self, entry: Entry) -> None:
+        """Remove an entry; when it was the last thing under its heading (level 2 or deeper, no
+        subsection), the heading goes too, so removals never leave a skeleton of empty headings."""
+        index = self._index_of(entry.block)
+        self.remove_entry(entry)
+        if index < len(self.blocks) and index > 0 and self._blank(index) and self._ends_blank(index - 1):
+            del self.blocks[index]  # the blank line that separated the entry from what follows
+        while index >= 0:
+            index = self._drop_empty_heading_before(index)
+
+    def _drop_empty_heading_before(self, index: int) -> int:
+        """Drop the heading above `index` when nothing but blank lines is left under it; where it
+        was, or -1 when it stays."""
+        heading = next((i for i in range(index - 1, -1, -1) if self.blocks[i].kind == "heading"), None)
+        if heading is None or self.blocks[heading].level < 2:
+            return -1
+        end = heading + 1
+        while end < len(self.blocks) and self.blocks[end].kind != "heading":
+            if self.blocks[end].text.strip():
+                return -1
+            end += 1
+        if end < len(self.blocks) and self.blocks[end].level > self.blocks[heading].level:
+            return -1  # a subsection follows: the heading still holds something
+        del self.blocks[heading:end]
+        self._sections = None  # a heading went: find sections again when needed
+        return heading
+
+    def _blank(self, index: int) -> bool:
+        return self.blocks[index].kind == "other" and not self.blocks[index].text.strip()
+
+    def _ends_blank(self, index: int) -> bool:
+        text = self.blocks[index].text
+        return self._blank(index) or text.endswith(("\n\n", "\r\n\r\n"))
 
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
         """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""

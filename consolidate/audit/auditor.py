@@ -20,13 +20,14 @@ from ..secrets import find_secrets
 from ..settings import Settings
 from .claims import Claim
 from .dates import find_relative_dates, wording
-from .drafts import Draft, content_span, finalize
+from .drafts import Draft, content_span, finalize, keep_lists_whole
 from .hygiene import hygiene_findings
+from .layers import count_findings, memory_files, read_claude_layers
 from .lowvalue import low_value_findings
 from .merge import topic_merges
 from .pairs import pair_findings
 from .stale import claim_findings
-from .units import Unit, claude_md_units, memory_units
+from .units import Unit, memory_units
 from .verify import Check, Project, check_claims
 
 Progress = Callable[[int, int], None]
@@ -46,11 +47,9 @@ _ORDER = [
 def audit(
     settings: Settings, *, progress: Progress | None = None, tree: MemoryTree | None = None
 ) -> AuditReport:
-    """Audit the memory dir of `settings` against its project; an absent MEMORY.md gives an empty report.
-    `tree` is the memory as already read (the dream's snapshot), so it is not parsed twice."""
+    """Audit the memory dir of `settings` and both CLAUDE.md files (with their imports) against the
+    project. `tree` is the memory as already read (the dream's snapshot), so it is not parsed twice."""
     tree = tree if tree is not None else load_memory_tree(settings.layout.memory_dir)
-    if tree.index is None:
-        return AuditReport(notes=[f"no MEMORY.md in {settings.layout.memory_dir}: nothing to audit"])
     root = settings.layout.git_root
     repo = GitRepo.find(root) if root is not None else None
     return audit_tree(
@@ -60,6 +59,7 @@ def audit(
         user_claude_md=settings.layout.user_claude_md,
         project_claude_md=settings.layout.project_claude_md,
         progress=progress,
+        skip_imports=[p for p in [settings.layout.team_dir] if p is not None],
     )
 
 
@@ -71,33 +71,41 @@ def audit_tree(
     user_claude_md: Path | None = None,
     project_claude_md: Path | None = None,
     progress: Progress | None = None,
+    skip_imports: list[Path] | None = None,
 ) -> AuditReport:
-    """Audit an already loaded memory tree (the CLI, the dream and the benchmarks share this)."""
+    """Audit an already loaded memory tree (the CLI, the dream and the benchmarks share this).
+    Imports under `skip_imports` (the team memory folder, a layer audited on its own) are not followed."""
     notes = [f"skipped {path}: {reason}" for path, reason in sorted(tree.skipped.items())]
     notes += [f"skipped {p}: {f.error}" for p, f in sorted(tree.files.items()) if f.error]
+    if tree.index is None:
+        notes.append(f"no MEMORY.md in {tree.root}: only the CLAUDE.md files are audited")
     units = memory_units(tree)
     _date_memory(units, tree.root)
-    project_units, user_units = (
-        _claude_units(project_claude_md, "project-claude", notes),
-        _claude_units(user_claude_md, "user-claude", notes),
-    )
-    _date_claude(project_units, repo)
-    report = _progress(progress, len(units))
+    claude = read_claude_layers(project_claude_md, user_claude_md, project_root, skip_imports)
+    notes += claude.notes
+    project_units, user_units = claude.project, claude.user
+    _date_claude(project_units + user_units, repo)
+    report = _progress(progress, len(units) + len(project_units) + len(user_units))
     project = Project(project_root, repo, _memory_excludes(tree.root, repo))
     checked = units + project_units
     checks = check_claims(project, (c for u in checked for c in u.claims))
     report(len(units) // 2)
     drafts = _claim_drafts(checked, checks, _topic_verdicts(units, checks))
-    drafts += _date_drafts(checked) + _secret_drafts(checked)
+    drafts += _date_drafts(checked + user_units) + _secret_drafts(checked + user_units)
     taken: set[int] = set()
     drafts += topic_merges(tree, units, taken)
     known = frozenset(c.value for c, k in checks.items() if c.kind == "version" and k.status != "unknown")
     drafts += pair_findings([u for u in units if id(u) not in taken], project_units + user_units, known)
-    drafts += low_value_findings(units) + hygiene_findings(tree, units)
-    report(len(units))
-    findings = finalize(_dedupe(drafts))
+    drafts += low_value_findings(units) + (
+        hygiene_findings(tree, units, project_root) if tree.index is not None else []
+    )
+    findings = finalize(_dedupe(keep_lists_whole(drafts, units)))
     findings.sort(key=lambda f: (f.file, f.line, _ORDER.index(f.category)))
-    return AuditReport(findings=findings, entries_audited=len(units), notes=notes)
+    files = count_findings(memory_files(units) + claude.files, findings)
+    report(len(units) + len(project_units) + len(user_units))
+    return AuditReport(
+        findings=findings, entries_audited=sum(f.units for f in files), files=files, notes=notes
+    )
 
 
 def _progress(progress: Progress | None, total: int) -> Callable[[int], None]:
@@ -106,15 +114,6 @@ def _progress(progress: Progress | None, total: int) -> Callable[[int], None]:
             progress(done, total)
 
     return report
-
-
-def _claude_units(path: Path | None, source: str, notes: list[str]) -> list[Unit]:
-    if path is None:
-        return []
-    units, problem = claude_md_units(path, source)  # type: ignore[arg-type]
-    if problem:
-        notes.append(problem)
-    return units
 
 
 def _date_memory(units: list[Unit], memory_dir: Path) -> None:
@@ -129,11 +128,19 @@ def _date_memory(units: list[Unit], memory_dir: Path) -> None:
 
 
 def _date_claude(units: list[Unit], repo: GitRepo | None) -> None:
-    dates: dict[int, datetime] = {}
-    if units and repo is not None:
-        dates = repo.line_dates(os.path.relpath(units[0].file, repo.root))
+    """Date CLAUDE.md lines by git blame when the file is in the project's repository, else by mtime."""
+    by_file: dict[str, dict[int, datetime]] = {}
     for unit in units:
-        _set_date(unit, dates, Path(unit.file))
+        if unit.file not in by_file:
+            by_file[unit.file] = _blame(repo, Path(unit.file))
+        _set_date(unit, by_file[unit.file], Path(unit.file))
+
+
+def _blame(repo: GitRepo | None, path: Path) -> dict[int, datetime]:
+    if repo is None:
+        return {}
+    relative = os.path.relpath(os.path.realpath(path), os.path.realpath(repo.root))
+    return {} if relative.startswith("..") else repo.line_dates(relative)
 
 
 def _set_date(unit: Unit, line_dates: dict[int, datetime], path: Path) -> None:
@@ -191,14 +198,12 @@ def _date_drafts(units: list[Unit]) -> list[Draft]:
             continue
         before = unit.content
         spans = [content_span(unit, r.start, r.end, wording(r, before)) for r in found]
-        anchor = (
-            "the git commit date of the line" if unit.date_source == "git" else "the file's modification time"
-        )
-        phrases = ", ".join(f"'{r.text}' → {r.when.isoformat()}" for r in found)
-        evidence = f"relative date ({phrases}); anchored on {unit.date:%Y-%m-%d}, {anchor}"
-        drafts.append(
-            Draft("DATE_FIX", unit, evidence, "EDIT", 0.85 if unit.date_source == "git" else 0.6, spans)
-        )
+        anchor = "the line was committed" if unit.date_source == "git" else "the file was last modified"
+        phrases = ", ".join(f"“{r.text}” means {r.when.isoformat()}" for r in found)
+        evidence = f"a relative date is ambiguous once time passes: {phrases}; written as that date"
+        draft = Draft("DATE_FIX", unit, evidence, "EDIT", 0.85 if unit.date_source == "git" else 0.6, spans)
+        draft.reason, draft.fact = "relative-date", f"{anchor} on {unit.date:%Y-%m-%d}"
+        drafts.append(draft)
     return drafts
 
 
@@ -210,7 +215,7 @@ def _secret_drafts(units: list[Unit]) -> list[Draft]:
             spans = [(m.start, m.end, f"[REDACTED:{m.kind}]") for m in matches]
             kinds = ", ".join(sorted({m.kind for m in matches}))
             evidence = f"a secret sits in memory ({kinds}) at line {unit.line}: redact it, and rotate it if it is real"
-            drafts.append(Draft("SECRET", unit, evidence, "EDIT", 0.9, spans))
+            drafts.append(Draft("SECRET", unit, evidence, "EDIT", 0.9, spans, reason="secret"))
     return drafts
 
 
@@ -219,7 +224,7 @@ def _dedupe(drafts: list[Draft]) -> list[Draft]:
     strength = {"REMOVE": 3, "MERGE": 2, "EDIT": 1, "CLUSTER": 1, "NONE": 0}
     best: dict[tuple[str, int, str, int, str], Draft] = {}
     for draft in drafts:
-        kind = draft.evidence.split(":", 1)[0] if draft.category == "HYGIENE" else ""
+        kind = draft.reason if draft.category == "HYGIENE" else ""
         key = (
             draft.category,
             id(draft.unit) if draft.unit else 0,

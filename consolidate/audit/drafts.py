@@ -17,7 +17,7 @@ Span = tuple[int, int, str]  # start, end (in the unit's text), new text
 class Draft:
     category: FindingCategory
     unit: Unit | None
-    evidence: str
+    evidence: str  # what was found, in words
     action: FindingAction = "NONE"
     confidence: float = 0.5
     spans: list[Span] = field(default_factory=list)  # for a composable EDIT
@@ -27,6 +27,9 @@ class Draft:
     topic_content: str = ""
     file: str = ""  # for whole-file findings (no unit)
     line: int = 0
+    reason: str = ""
+    fact: str = ""  # a commit, a manifest line, the matching line elsewhere
+    subject: str = ""
 
 
 def prefix_length(unit: Unit) -> int:
@@ -74,11 +77,34 @@ def _finding(draft: Draft, replacement: str) -> Finding:
         file=unit.file if unit else draft.file,
         entry=redact(unit.text) if unit else "",
         line=unit.line if unit else draft.line,
-        evidence=redact(draft.evidence)[:2000],
+        evidence=redact(draft.evidence + (f"; {draft.fact}" if draft.fact else ""))[:2000],
         action=draft.action,
         replacement=redact(replacement),
         confidence=round(draft.confidence, 2),
         related=[RelatedEntry(file=u.file, entry=redact(u.text)) for u in draft.related],
         topic_file=draft.topic_file,
         topic_content=redact(draft.topic_content),
+        rationale=redact(draft.evidence)[:1000],
+        fact=redact(draft.fact)[:1000],
+        reason=draft.reason,
+        subject=redact(draft.subject)[:300],
     )
+
+
+def keep_lists_whole(drafts: list[Draft], units: list[Unit]) -> list[Draft]:
+    """A numbered step is part of a procedure: it is merged never, and removed only with every other
+    step of its list (a duplicated list goes whole; one step alone would leave a gap in the numbers)."""
+    removed = {id(d.unit) for d in drafts if d.action == "REMOVE" and d.unit is not None}
+    members: dict[str, list[Unit]] = {}
+    for unit in units:
+        if unit.extras.get("ordered"):
+            members.setdefault(str(unit.extras.get("list")), []).append(unit)
+    for draft in drafts:
+        steps = [u for u in [draft.unit, *draft.related] if u is not None and u.extras.get("ordered")]
+        if not steps or draft.action not in ("REMOVE", "MERGE"):
+            continue
+        whole = all(id(u) in removed for u in members.get(str(steps[0].extras.get("list")), []))
+        if draft.action == "MERGE" or not whole:
+            draft.action, draft.confidence = "NONE", min(draft.confidence, 0.5)
+            draft.evidence += "; it is a numbered step of a list that stays, so it is left for a person"
+    return drafts

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from memory_layout import Defect, MemoryTree, check_tree
 from memory_layout.health import linked_files
@@ -35,11 +35,15 @@ _WHEN = re.compile(
 )
 
 
-def hygiene_findings(tree: MemoryTree, units: list[Unit]) -> list[Draft]:
+def hygiene_findings(tree: MemoryTree, units: list[Unit], project_root: Path | None = None) -> list[Draft]:
+    """HYGIENE drafts; a link that leads nowhere in the memory dir but names a file of the project
+    (`[tests/AGENTS.md](tests/AGENTS.md)`) is a reference the agent can open, not a dangling pointer."""
     at = {(u.file, u.line): u for u in units if u.is_entry}
     drafts = []
     renames = _Renames(tree)  # built once: the links are resolved once, not once per dangling pointer
     for defect in check_tree(tree):
+        if defect.kind == "dangling-pointer" and _in_project(project_root, defect.detail):
+            continue
         unit = at.get((defect.file, defect.line))
         if defect.kind == "bare-pointer" and unit is not None:
             bare = _bare(tree, unit, defect)
@@ -51,7 +55,19 @@ def hygiene_findings(tree: MemoryTree, units: list[Unit]) -> list[Draft]:
             draft = Draft("HYGIENE", unit, f"{defect.kind}: {defect.detail}; {advice}", action, confidence)  # type: ignore[arg-type]
             draft.file, draft.line = defect.file, defect.line
             drafts.append(draft)
+        if drafts and not drafts[-1].reason:
+            drafts[-1].reason = defect.kind
     return drafts
+
+
+def _in_project(root: Path | None, detail: str) -> bool:
+    target = detail.removesuffix(" does not exist")
+    if root is None or not target or target.startswith(("/", "..")):
+        return False
+    try:
+        return (root / target).exists()
+    except OSError:
+        return False
 
 
 def _bare(tree: MemoryTree, unit: Unit, defect: Defect) -> Draft | None:

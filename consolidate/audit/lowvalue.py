@@ -55,6 +55,13 @@ def low_value_findings(units: list[Unit]) -> list[Draft]:
         removable = unit.is_entry and unit.source in ("index", "cluster")
         evidence = "generic advice with nothing specific to this project; every session already knows it"
         drafts.append(
-            Draft("LOW-VALUE", unit, evidence, "REMOVE" if removable else "NONE", 0.7 if removable else 0.5)
+            Draft(
+                "LOW-VALUE",
+                unit,
+                evidence,
+                "REMOVE" if removable else "NONE",
+                0.7 if removable else 0.5,
+                reason="generic",
+            )
         )
     return drafts

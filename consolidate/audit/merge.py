@@ -166,8 +166,12 @@ def _topic_draft(
         replacement = (
             merged_entry(kept_pointer, [gone_pointer]) if gone_pointer else None
         ) or kept_pointer.text
-    evidence = f"{gone} overlaps {kept} (Jaccard {score:.2f}); merge it into {kept}"
-    draft = Draft("MERGE", kept_pointer, evidence, "MERGE", 0.65, replacement=replacement)
+    evidence = (
+        f"{score:.0%} of the words of {gone} are shared with {kept}; {gone} is merged into it (text below)"
+    )
+    draft = Draft(
+        "MERGE", kept_pointer, evidence, "MERGE", 0.65, replacement=replacement, reason="topic-files"
+    )
     draft.related = [gone_pointer] if gone_pointer is not None else []
     draft.topic_file, draft.topic_content = gone, content
     draft.file = kept

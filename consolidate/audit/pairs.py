@@ -11,6 +11,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 
 from .claims import RUNTIMES, Claim
 from .drafts import Draft
@@ -90,13 +91,19 @@ def _exact_duplicates(memory: list[Unit], taken: set[int]) -> list[Draft]:
             continue
         if key in first and unit.is_entry:
             kept = first[key]
-            evidence = f"the same text is at {kept.file}:{kept.line}"
+            evidence = f"the same text is already at {kept.file}:{kept.line}"
             standalone = kept.section == unit.section or len(tokens(unit.content)) >= MIN_STANDALONE_WORDS
             if standalone:
-                drafts.append(Draft("REDUNDANT", unit, evidence, "REMOVE", 0.95, related=[kept]))
+                drafts.append(
+                    Draft(
+                        "REDUNDANT", unit, evidence, "REMOVE", 0.95, related=[kept], reason="exact-duplicate"
+                    )
+                )
             else:
                 evidence += f" (under '{kept.section}'; here under '{unit.section}', where it may mean something else)"
-                drafts.append(Draft("REDUNDANT", unit, evidence, "NONE", 0.6, related=[kept]))
+                drafts.append(
+                    Draft("REDUNDANT", unit, evidence, "NONE", 0.6, related=[kept], reason="exact-duplicate")
+                )
             taken.add(id(unit))
         first.setdefault(key, unit)
     return drafts
@@ -150,13 +157,21 @@ def _mentioning(by_token: dict[str, list[int]], terms: Iterable[str]) -> list[in
 def _superseded_draft(
     older: Unit, newer: Unit, old_set: frozenset[str], new_set: frozenset[str], old: frozenset[str]
 ) -> Draft:
-    evidence = (
-        f"a newer entry ({newer.file}:{newer.line}) replaces {', '.join(sorted(old))}: {newer.content[:160]}"
-    )
+    evidence = f"a newer entry ({newer.file}:{newer.line}) says {', '.join(sorted(old))} was replaced"
     extra = old_set - new_set - {"use", "uses", "using", "we"}
-    if older.is_entry and not older.links and older.source in ("index", "cluster") and len(extra) <= 2:
-        return Draft("SUPERSEDED", older, evidence, "REMOVE", 0.75, related=[newer])
-    return Draft("SUPERSEDED", older, evidence, "NONE", 0.55, related=[newer])
+    removable = (
+        older.is_entry and not older.links and older.source in ("index", "cluster") and len(extra) <= 2
+    )
+    draft = Draft(
+        "SUPERSEDED",
+        older,
+        evidence,
+        "REMOVE" if removable else "NONE",
+        0.75 if removable else 0.55,
+        related=[newer],
+    )
+    draft.reason, draft.fact = "replaced", f"{newer.file}:{newer.line}: {newer.content[:160]}"
+    return draft
 
 
 def _values(unit: Unit) -> frozenset[str]:
@@ -203,7 +218,7 @@ def _value_conflicts(
             f"{newer.file}:{newer.line} says {', '.join(sorted(_values(newer) - _values(older)))} where this says "
             f"{', '.join(sorted(_values(older) - _values(newer)))}; check which holds"
         )
-        drafts.append(Draft("CONTRADICT", older, evidence, "NONE", 0.5, related=[newer]))
+        drafts.append(Draft("CONTRADICT", older, evidence, "NONE", 0.5, related=[newer], reason="value"))
         taken.add(id(older))
     return drafts
 
@@ -232,7 +247,9 @@ def _version_conflicts(memory: list[Unit], taken: set[int], manifest_packages: f
             evidence = (
                 f"{newest_unit.file}:{newest_unit.line} says {package} {newest_version}; this says {version}"
             )
-            drafts.append(Draft("CONTRADICT", unit, evidence, "NONE", 0.5, related=[newest_unit]))
+            drafts.append(
+                Draft("CONTRADICT", unit, evidence, "NONE", 0.5, related=[newest_unit], reason="version")
+            )
             taken.add(id(unit))
     return drafts
 
@@ -254,21 +271,55 @@ def _redundant_with(
         unit, ref = memory[i], ref_units[j - offset]
         if id(unit) in taken or len(sets[i]) < 3 or containment(sets[i], combined[j]) < 0.8:
             continue
-        evidence = f"already in {ref.file}:{ref.line}: {ref.content.strip()[:160]}"
-        exact = containment(sets[i], combined[j]) >= 0.9 and jaccard(sets[i], combined[j]) >= 0.6
-        removable = exact and unit.is_entry and not unit.links and unit.source in ("index", "cluster")
-        drafts.append(
-            Draft(
-                "REDUNDANT",
-                unit,
-                evidence,
-                "REMOVE" if removable else "NONE",
-                0.8 if removable else 0.55,
-                related=[ref],
+        share = containment(sets[i], combined[j])
+        where = "the user's CLAUDE.md" if ref.source == "user-claude" else "the project's CLAUDE.md"
+        differ = _values_not_in(unit.content, ref.content)
+        if differ:
+            evidence = f"{where} says this with other values: {', '.join(differ[:3])} here is not in it; check which holds"
+            drafts.append(
+                Draft("CONTRADICT", unit, evidence, "NONE", 0.5, related=[ref], reason="in-claude-md")
             )
+            drafts[-1].fact = _said_at(unit, ref)
+            taken.add(id(unit))
+            continue
+        exact = share >= 0.9 and jaccard(sets[i], combined[j]) >= 0.6
+        removable = exact and unit.is_entry and not unit.links and unit.source in ("index", "cluster")
+        evidence = (
+            f"{where} already says this ({share:.0%} of its words), and every session loads it"
+            if removable
+            else f"{where} says much of this ({share:.0%} of its words); check whether the rest matters"
         )
+        draft = Draft(
+            "REDUNDANT",
+            unit,
+            evidence,
+            "REMOVE" if removable else "NONE",
+            0.8 if removable else 0.55,
+            related=[ref],
+            reason="in-claude-md",
+        )
+        draft.fact, draft.subject = _said_at(unit, ref), ref.file
+        drafts.append(draft)
         taken.add(id(unit))
     return drafts
+
+
+def _values_not_in(text: str, reference: str) -> list[str]:
+    """Code spans and numbers of `text` that `reference` does not hold as a whole value: a changed
+    default (`"True"` → `"auto"`) or version (`X.Y.Z-dev` → `X.Y.Z-dev0`)."""
+    pattern = r"`[^`\n]+`|(?<![\w.])\d+(?:\.\d+)*(?![\w.])"
+    plain = reference.replace("\\", "")
+    held = {v.strip("`") for v in re.findall(pattern, plain)} | set(re.findall(r"[\w.:/-]+", plain))
+    found = re.findall(pattern, text.replace("\\", ""))
+    return [v for v in dict.fromkeys(found) if v.strip("`") not in held]
+
+
+def _said_at(unit: Unit, ref: Unit) -> str:
+    """Where CLAUDE.md says it: the line, and its words when they are not the entry's own."""
+    where = f"{Path(ref.file).name if ref.source == 'project-claude' else '~/.claude/CLAUDE.md'}:{ref.line}"
+    if _key(unit) == " ".join(ref.content.casefold().split()):
+        return f"{where} says it word for word"
+    return f"{where}: {ref.content.strip()[:160]}"
 
 
 def _sentences(text: str) -> list[str]:
@@ -293,8 +344,21 @@ def _merges(
         text = merged_entry(kept, [absorbed])
         if text is None:
             continue
-        evidence = f"overlaps {absorbed.file}:{absorbed.line} (Jaccard {score:.2f}); one entry says both"
-        drafts.append(Draft("MERGE", kept, evidence, "MERGE", 0.7, replacement=text, related=[absorbed]))
+        evidence = (
+            f"{score:.0%} of the words are shared with {absorbed.file}:{absorbed.line}; merged text below"
+        )
+        drafts.append(
+            Draft(
+                "MERGE",
+                kept,
+                evidence,
+                "MERGE",
+                0.7,
+                replacement=text,
+                related=[absorbed],
+                reason="near-copy",
+            )
+        )
         taken.update((id(a), id(b)))
     return drafts
 

@@ -32,17 +32,35 @@ def claim_findings(unit: Unit, checks: dict[Claim, Check], topic_verdict: TopicV
     drafts: list[Draft] = []
     if renamed:
         spans = [content_span(unit, r.claim.start, r.claim.end, r.new_text) for r in renamed]
-        evidence = "; ".join(r.evidence for r in renamed + stale)
-        drafts.append(Draft("STALE", unit, evidence, "EDIT", 0.9, spans))
+        names = _names(renamed)
+        words = f"{names} {'was' if len(renamed) == 1 else 'were'} renamed; the entry is rewritten to the new name"
+        draft = Draft("STALE", unit, words, "EDIT", 0.9, spans, reason="renamed", subject=_subject(renamed))
+        draft.fact = "; ".join(r.evidence for r in renamed + stale)
+        drafts.append(draft)
     elif stale:
         drafts.append(_stale_draft(unit, results, stale, topic_verdict))
     fixable = [c for c in contradicted if c.new_text]
     if fixable:
         spans = [content_span(unit, c.claim.start, c.claim.end, c.new_text) for c in fixable]
-        drafts.append(Draft("CONTRADICT", unit, "; ".join(c.evidence for c in fixable), "EDIT", 0.8, spans))
+        words = f"the project's manifest disagrees with {_names(fixable)}; the entry is corrected to it"
+        draft = Draft("CONTRADICT", unit, words, "EDIT", 0.8, spans, reason="manifest")
+        draft.fact = "; ".join(c.evidence for c in fixable)
+        drafts.append(draft)
     elif contradicted:
-        drafts.append(Draft("CONTRADICT", unit, "; ".join(c.evidence for c in contradicted), "NONE", 0.4))
+        words = f"the project disagrees with {_names(contradicted)}; check which holds"
+        draft = Draft("CONTRADICT", unit, words, "NONE", 0.4, reason="manifest")
+        draft.fact = "; ".join(c.evidence for c in contradicted)
+        drafts.append(draft)
     return drafts
+
+
+def _names(checks: list[Check]) -> str:
+    names = list(dict.fromkeys(f"`{c.claim.value}`" for c in checks))
+    return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+
+
+def _subject(checks: list[Check]) -> str:
+    return ", ".join(sorted({c.claim.value for c in checks}))
 
 
 def _stale_draft(unit: Unit, results: list[Check], stale: list[Check], topic_verdict: TopicVerdict) -> Draft:
@@ -59,12 +77,19 @@ def _stale_draft(unit: Unit, results: list[Check], stale: list[Check], topic_ver
     topics = [link.file for link in unit.links]
     if removable and topics:
         removable = len(topics) == 1 and topic_verdict(topics[0]) == "stale"
+    gone = "deleted" if deleted_file else "gone from the code"
+    reason = "deleted" if deleted_file else "removed-symbol"
     if removable:
-        draft = Draft("STALE", unit, evidence + "; nothing else in the entry still holds", "REMOVE", 0.85)
+        words = f"{_names(stale)} {'was' if len(stale) == 1 else 'were'} {gone} and nothing else in the entry still holds"
+        draft = Draft("STALE", unit, words, "REMOVE", 0.85, reason=reason, subject=_subject(stale))
         draft.topic_file = topics[0] if topics else ""
+        draft.fact = evidence
         return draft
     why = "other parts may still hold" if valid or not deleted_file else "review before removing"
-    return Draft("STALE", unit, f"{evidence} ({why})", "NONE", 0.6 if deleted_file else 0.5)
+    words = f"{_names(stale)} {'is' if len(stale) == 1 else 'are'} {gone} ({why})"
+    draft = Draft("STALE", unit, words, "NONE", 0.6 if deleted_file else 0.5, reason=reason)
+    draft.fact, draft.subject = evidence, _subject(stale)
+    return draft
 
 
 def residue_words(unit: Unit) -> int:

@@ -19,6 +19,7 @@ from .claims import Claim, extract_claims
 
 Source = Literal["index", "cluster", "topic", "project-claude", "user-claude"]
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_ORDERED = re.compile(r"^\s*\d{1,3}[.)]\s")
 
 
 @dataclass
@@ -37,6 +38,8 @@ class Unit:
     date: datetime | None = None  # when the unit was last written (git blame, else file mtime)
     date_source: str = ""  # "git" | "mtime" | ""
     extras: dict[str, object] = field(default_factory=dict)
+    lead: str = ""  # the heading and the line introducing the list it is in ("… cannot perform:")
+    links_base: str | None = None  # for project files: the folder their relative links start from
 
     @property
     def is_memory(self) -> bool:
@@ -44,7 +47,7 @@ class Unit:
 
     @cached_property
     def claims(self) -> list[Claim]:
-        return extract_claims(self.content)
+        return extract_claims(self.content, lead=self.lead, links_base=self.links_base)
 
 
 def memory_units(tree: MemoryTree) -> list[Unit]:
@@ -69,6 +72,7 @@ def memory_units(tree: MemoryTree) -> list[Unit]:
 def document_units(doc: Document, file: str, source: Source, *, start: int = 0) -> list[Unit]:
     """Entries of a document, plus its prose paragraphs for topic and CLAUDE.md files."""
     units: list[Unit] = []
+    leads, lists = _leads(doc), _lists(doc, file)
     for entry in doc.entries():
         units.append(
             Unit(
@@ -81,6 +85,8 @@ def document_units(doc: Document, file: str, source: Source, *, start: int = 0) 
                 True,
                 entry.section,
                 entry.links,
+                lead=leads.get(entry.line, entry.section),
+                extras={"list": lists.get(entry.line, ""), "ordered": bool(_ORDERED.match(entry.text))},
             )
         )
     if source != "index" and source != "cluster":
@@ -91,14 +97,50 @@ def document_units(doc: Document, file: str, source: Source, *, start: int = 0) 
     return units
 
 
+def _lists(doc: Document, file: str) -> dict[int, str]:
+    """For each entry's line, which list it belongs to: entries with only blank lines between them."""
+    lists: dict[int, str] = {}
+    line, number, open_list = 1, 0, False
+    for block in doc.blocks:
+        if block.kind == "entry":
+            if not open_list:
+                number, open_list = number + 1, True
+            lists[line] = f"{file}#{number}"
+        elif block.text.strip():
+            open_list = False
+        line += block.line_count
+    return lists
+
+
+def _leads(doc: Document) -> dict[int, str]:
+    """For each entry's line: its heading, and the prose line that introduces its list when that line
+    ends with a colon ("Claude cannot perform these git operations:")."""
+    leads: dict[int, str] = {}
+    line, heading, intro = 1, "", ""
+    for block in doc.blocks:
+        if block.kind == "heading":
+            heading, intro = block.title, ""
+        elif block.kind == "entry":
+            leads[line] = f"{heading}\n{intro}".strip()
+        elif block.text.strip():
+            last = block.text.strip().splitlines()[-1].strip()
+            intro = last if last.endswith(":") else ""
+        line += block.line_count
+    return leads
+
+
 def _paragraphs(doc: Document, file: str, source: Source, start: int) -> list[Unit]:
     """Blank-line separated paragraphs of the non-entry, non-heading text, code fences included whole."""
     units: list[Unit] = []
-    line = 1
+    line, heading = 1, ""
     for block in doc.blocks:
         if block.kind == "other":
             for first, text in _split_paragraphs(block.text):
-                units.append(Unit(file, text, text, line + first, source, start + len(units), False))
+                unit = Unit(file, text, text, line + first, source, start + len(units), False)
+                unit.section, unit.lead = heading, heading
+                units.append(unit)
+        elif block.kind == "heading":
+            heading = block.title
         line += block.line_count
     return units
 

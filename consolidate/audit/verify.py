@@ -23,6 +23,8 @@ from .versions import compatible, restate
 
 Status = Literal["valid", "stale", "renamed", "contradicted", "unknown"]
 DOC_EXCLUDES = ("**/CLAUDE.md", "**/AGENTS.md", "**/CLAUDE.local.md")
+# A symbol lives in code: notes, changelogs and docs that still name a removed class keep it in no code.
+PROSE_FILES = ("**/*.md", "**/*.mdx", "**/*.rst", "**/*.txt", "**/*.adoc")
 _NPM_BUILTINS = word_set(
     "install i ci add remove rm uninstall update up upgrade exec dlx x create init publish link unlink why "
     "outdated audit config login logout pack version info view list ls prune rebuild dedupe cache store "
@@ -80,8 +82,12 @@ class Project:
                 return False
         return path.rstrip("/") in self.suffixes
 
-    def history_pathspecs(self) -> list[str]:
-        return [".", *(f":(exclude,glob){p}" for p in self.excludes)]
+    @property
+    def code_excludes(self) -> tuple[str, ...]:
+        return self.excludes + PROSE_FILES
+
+    def history_pathspecs(self, excludes: Iterable[str] | None = None) -> list[str]:
+        return [".", *(f":(exclude,glob){p}" for p in (self.excludes if excludes is None else excludes))]
 
 
 def check_claims(project: Project, claims: Iterable[Claim]) -> dict[Claim, Check]:
@@ -222,11 +228,12 @@ def _check_symbols(project: Project, claims: list[Claim]) -> dict[Claim, Check]:
     if not claims or not project.repo:
         return {c: Check(c, "unknown") for c in claims}
     words = {part for c in claims for part in _symbol_parts(c.value)}
-    present = project.repo.grep_words(words, exclude=project.excludes)
+    excludes = project.code_excludes
+    present = project.repo.grep_words(words, exclude=excludes)
     missing = words - present
-    removed = project.repo.removals(missing, project.history_pathspecs()) if missing else {}
+    removed = project.repo.removals(missing, project.history_pathspecs(excludes)) if missing else {}
     renamed = {w: _renamed_to(r) for w, r in removed.items()}
-    still = project.repo.grep_words({n for n in renamed.values() if n}, exclude=project.excludes)
+    still = project.repo.grep_words({n for n in renamed.values() if n}, exclude=excludes)
     checks: dict[Claim, Check] = {}
     for claim in claims:
         gone = [p for p in _symbol_parts(claim.value) if p in missing]
@@ -248,7 +255,7 @@ def _symbol_check(
             new_text = re.sub(rf"(?<![\w$]){re.escape(part)}(?![\w$])", renamed[part], new_text)
         evidence = ", ".join(f"{p} was renamed to {renamed[p]}" for p in gone)
         return Check(claim, "renamed", f"{evidence} in {removal.commit.describe()}", new_text, removal.commit)
-    evidence = f"{', '.join(gone)} no longer occurs in tracked files; removed in {removal.commit.describe()}"
+    evidence = f"{', '.join(gone)} no longer occurs in the code; removed in {removal.commit.describe()}"
     return Check(claim, "stale", evidence, commit=removal.commit)
 
 

@@ -67,7 +67,22 @@ def _print_report(report: AuditReport, memory_dir: str) -> None:
     out.write(f"memory dir: {memory_dir}\n")
     for note in report.notes:
         out.write(f"note: {note}\n")
-    out.write(f"entries audited: {report.entries_audited}; findings: {len(report.findings)}\n\n")
+    out.write(
+        f"entries audited: {report.entries_audited} in {len(report.files)} file(s); "
+        f"findings: {len(report.findings)}\n\n"
+    )
+    if report.files:
+        layers = [
+            [
+                f.layer,
+                f.file + (f" (imported by {f.imported_by})" if f.imported_by else ""),
+                str(f.units),
+                str(f.findings),
+            ]
+            for f in report.files
+        ]
+        print_table(["Layer", "File", "Audited", "Findings"], layers)
+        out.write("\n")
     if not report.findings:
         out.write("no findings\n")
         return

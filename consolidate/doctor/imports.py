@@ -1,9 +1,6 @@
-"""`@path` imports in CLAUDE.md files, found the way Claude Code reads them.
-
-An import is `@` at the start of a line or after whitespace, followed by a path: relative to the file
-that holds it, absolute, or `~/…`. Imports inside code spans and fenced blocks do not count, and
-imported files import in turn, up to five hops. Only words that look like files are taken for imports
-(a path with a `/` prefix or an extension), so `@types/node` or an `@mention` in prose is not one.
+"""`@path` imports of CLAUDE.md files for the doctor: every import, a missing file included. They are
+parsed as the auditor parses them (`consolidate.imports`: `@` at a line start or after
+whitespace, outside code, a word that looks like a file, five hops at most).
 """
 
 from __future__ import annotations
@@ -12,12 +9,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-MAX_DEPTH = 5
-_FENCE = re.compile(r"^\s{0,3}(```|~~~).*?^\s{0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_CODE_SPAN = re.compile(r"`[^`\n]*`")
-_IMPORT = re.compile(r"(?:^|(?<=\s))@((?:~|\.{1,2})?/?[^\s`'\"<>()\[\]{},;]+)", re.MULTILINE)
+from ..imports import MAX_DEPTH, import_targets, resolve_target
+
+__all__ = ["Import", "find_imports", "import_targets", "is_stub", "resolve_target", "MAX_DEPTH"]
+
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_PATH_LIKE = re.compile(r"^(?:~/|\.{1,2}/|/)|\.[A-Za-z0-9]{1,8}$")
 
 
 @dataclass(frozen=True)
@@ -31,18 +27,6 @@ class Import:
     @property
     def exists(self) -> bool:
         return self.path.is_file()
-
-
-def import_targets(text: str) -> list[tuple[int, str]]:
-    """(line, target) of each import in a Markdown text, code left out."""
-    masked = _FENCE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
-    masked = _CODE_SPAN.sub(lambda m: " " * len(m.group(0)), masked)
-    found = []
-    for match in _IMPORT.finditer(masked):
-        target = match.group(1).rstrip(".:!?")
-        if _PATH_LIKE.search(target):
-            found.append((masked.count("\n", 0, match.start()) + 1, target))
-    return found
 
 
 def find_imports(root: Path, *, home: Path, depth: int = 1, seen: set[Path] | None = None) -> list[Import]:
@@ -64,13 +48,6 @@ def find_imports(root: Path, *, home: Path, depth: int = 1, seen: set[Path] | No
         found.append(Import(root, line, target, path, depth))
         found += find_imports(path, home=home, depth=depth + 1, seen=seen)
     return found
-
-
-def resolve_target(target: str, base: Path, home: Path) -> Path:
-    if target.startswith("~/"):
-        return home / target[2:]
-    path = Path(target)
-    return path if path.is_absolute() else base / path
 
 
 def is_stub(text: str) -> bool:

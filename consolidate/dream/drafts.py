@@ -36,6 +36,8 @@ class Draft:
     queue_ids: list[str] = field(default_factory=list)
     learning: Candidate | None = None  # the learning a discoverer draft carries (for the backlog)
     skipped: dict[str, Any] | None = None  # set aside as already recorded: {"reason", "matched"}
+    reason: str = ""  # the kind of finding within its category: proposals of one kind are reviewed as a group
+    subject: str = ""  # what it is about (a renamed path): found in several files, fixed together
 
     def as_dict(self, pid: str) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -58,6 +60,8 @@ class Draft:
             data["learning"] = self.learning.model_dump(mode="json", exclude_defaults=True)
         if self.skipped is not None:
             data["skipped"] = self.skipped
+        if self.reason:
+            data["reason"] = self.reason
         return data
 
 

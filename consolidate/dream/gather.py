@@ -100,9 +100,9 @@ async def gather(
     queue_items: list[dict[str, Any]] | None = None,
     progress: Progress | None = None,
 ) -> GatherResult:
-    result = GatherResult(auditor_skipped=snapshot.created_index)
+    result = GatherResult(auditor_skipped=snapshot.auditor_skipped)
     tasks = [AgentTask(DISCOVERER, snapshot, since, list(queue_items or []), progress)]
-    if not snapshot.created_index:
+    if not snapshot.auditor_skipped:
         tasks.append(AgentTask(AUDITOR, snapshot, since, [], progress))
     outcomes = await asyncio.gather(*(_run(engine, task) for task in tasks))
     for task, outcome in zip(tasks, outcomes, strict=True):

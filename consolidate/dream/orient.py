@@ -53,6 +53,11 @@ class Snapshot:
     def memory_dir(self) -> Path:
         return self.settings.memory_dir
 
+    @property
+    def auditor_skipped(self) -> bool:
+        """Nothing to audit: MEMORY.md was just created and the project has no CLAUDE.md."""
+        return self.created_index and not self.settings.layout.project_claude_md.is_file()
+
     @cached_property
     def pointers_to(self) -> dict[str, list[tuple[str, Entry]]]:
         """For each memory file, the index and cluster entries that link to it."""

@@ -3,6 +3,8 @@ a failure mode. An entry is touched by one proposal at most, the strongest; weak
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -49,7 +51,13 @@ def retirements(findings: list[Finding], snapshot: Snapshot) -> tuple[list[Draft
         (f for f in findings if f.action in STRENGTH),
         key=lambda f: (-STRENGTH[f.action], -f.confidence, f.file, f.line),
     )
+    read_only = _read_only(snapshot)
     for finding in ordered:
+        if read_only(finding.file):
+            notes.append(
+                f"check by hand ({finding.category}, {finding.file} is read-only here): {_where(finding)}"
+            )
+            continue
         if finding.action == "REMOVE" and finding.confidence < MIN_REMOVE_CONFIDENCE:
             notes.append(
                 f"not removed (weak evidence, {finding.confidence:.2f}): {plain(finding.entry or finding.file)}"
@@ -63,13 +71,66 @@ def retirements(findings: list[Finding], snapshot: Snapshot) -> tuple[list[Draft
             continue
         claims.keys.update(keys)
         drafts.append(_draft(finding, snapshot, changes))
+    drafts = fixed_together(drafts)
     drafts.extend(_orphan_pointers(findings, snapshot, claims))
     notes += [
-        f"check by hand ({f.category}, no safe change): {plain(f.entry or f.file)} — {f.evidence[:120]}"
+        f"check by hand ({f.category}, no safe change): {_where(f)}"
         for f in findings
-        if f.action == "NONE" and f.category in ("STALE", "CONTRADICT", "SUPERSEDED")
+        if f.action == "NONE"
+        and f.category in ("STALE", "CONTRADICT", "SUPERSEDED")
+        and (f.file, "") not in claims.keys  # a file a proposal retires needs no check
     ]
     return drafts, notes, claims
+
+
+def _where(finding: Finding) -> str:
+    where = f"{finding.file}:{finding.line}" if finding.line else finding.file
+    return f"{where} {plain(finding.entry)} — {(finding.rationale or finding.evidence)[:140]}".replace(
+        "  ", " "
+    )
+
+
+def _read_only(snapshot: Snapshot) -> Callable[[str], bool]:
+    """A file the audit read that no plan may change: one CLAUDE.md imports (inside the project or the
+    Claude config dir, and not a CLAUDE.md itself). Anything else outside is refused as a target later."""
+    layout = snapshot.settings.layout
+    claude = {str(layout.user_claude_md), str(layout.project_claude_md)}
+    roots = [Path(os.path.realpath(p)) for p in (layout.git_root or layout.project, layout.claude_home)]
+
+    def read_only(name: str) -> bool:
+        if not Path(name).is_absolute() or name in claude:
+            return False
+        real = Path(os.path.realpath(name))
+        return any(root in real.parents for root in roots)
+
+    return read_only
+
+
+def fixed_together(drafts: list[Draft]) -> list[Draft]:
+    """Renames of one path, found in several files, become one proposal that fixes every file."""
+    renames = [d for d in drafts if d.reason == "renamed" and d.subject]
+    groups: list[list[Draft]] = []
+    for draft in renames:
+        names = set(draft.subject.split(", "))
+        joined = [g for g in groups if any(names & set(d.subject.split(", ")) for d in g)]
+        merged = [draft] + [d for g in joined for d in g]
+        groups = [g for g in groups if g not in joined] + [merged]
+    result = [d for d in drafts if d not in renames]
+    for group in groups:
+        group.sort(key=lambda d: d.file)
+        first = group[0]
+        if len(group) > 1:
+            files = list(
+                dict.fromkeys(Path(d.file).name if Path(d.file).is_absolute() else d.file for d in group)
+            )
+            subject = ", ".join(sorted({n for d in group for n in d.subject.split(", ")}))
+            first.summary = f"STALE: {subject} renamed — fixed in {', '.join(files)}"
+            first.changes = [c for d in group for c in d.changes]
+            first.rationale = f"{first.rationale}; every file that names it is fixed together"
+            first.evidence = list({e.quote: e for d in group for e in d.evidence}.values())
+            first.subject = subject
+        result.append(first)
+    return result
 
 
 def _keys(finding: Finding, snapshot: Snapshot) -> list[tuple[str, str]]:
@@ -172,20 +233,25 @@ def _section(snapshot: Snapshot, file: str, entry_text: str) -> str:
 
 
 def _draft(finding: Finding, snapshot: Snapshot, changes: list[dict[str, Any]]) -> Draft:
+    """The rationale says what was found in words; the evidence is the fact behind it (a commit, a
+    manifest line, the line elsewhere), only when there is one."""
     subject = plain(finding.entry) if finding.entry else finding.file
-    evidence = redact(finding.evidence)
+    rationale = redact(finding.rationale or finding.evidence)
+    fact = redact(finding.fact)
     return Draft(
         action=finding.action,
         summary=f"{finding.category}: {subject}",
         layer=layer_of(finding.file, snapshot),
         file=finding.file,
         section=_section(snapshot, finding.file, finding.entry),
-        rationale=evidence or finding.category,
+        rationale=rationale or finding.category,
         category=finding.category,
         confidence=finding.confidence,
         sources=["auditor"],
         changes=changes,
-        evidence=[EvidenceRef(file=finding.file, quote=evidence[:300])] if evidence else [],
+        evidence=[EvidenceRef(file=finding.file, quote=fact[:300])] if fact else [],
+        reason=finding.reason,
+        subject=finding.subject,
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -16,9 +17,9 @@ from ..engines import get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
-from ..plan import Plan, load_plan
+from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, show_backlog, show_proposal, show_set_aside
+from ..review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
 from .backlog import Backlog
@@ -76,7 +77,10 @@ def run_dream(
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings, create=not options.dry_run)
         if snapshot.created_index:
-            progress.say("MEMORY.md did not exist: created it; the auditor is skipped this run")
+            skipped = (
+                "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+            )
+            progress.say(f"MEMORY.md did not exist: created it; {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
         backlog = Backlog.load(settings)
@@ -94,8 +98,9 @@ def run_dream(
             progress.say(f"plan written to {options.plan_out}")
         if options.json:
             out.write(plan.to_json())
-        l0 = l0_proposals(plan, write_scope(settings))
-        decision = review_plan(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0)
+        scope = write_scope(settings)
+        l0 = l0_proposals(plan, scope)
+        decision = review_plan(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0, scope=scope)
         if decision.ids is None:
             show_backlog(len(backlog), shown)
             settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
@@ -105,7 +110,7 @@ def run_dream(
         if decision.ids or (plan.mark_consolidation and not decision.rejected):
             report = apply_plan(
                 plan,
-                write_scope(settings),
+                scope,
                 only=decision.ids,
                 confirm_l0=decision.confirm_l0,
                 journal_dir=journal_dir(settings),
@@ -131,15 +136,21 @@ def run_dream(
 
 
 def review_plan(
-    plan: Plan, options: DreamOptions, *, out: TextIO, stdin: TextIO, ask: Ask | None, l0: set[str]
+    plan: Plan,
+    options: DreamOptions,
+    *,
+    out: TextIO,
+    stdin: TextIO,
+    ask: Ask | None,
+    l0: set[str],
+    scope: WriteScope | None = None,
 ) -> Decision:
     """Which proposals to apply; a dry run never applies, whatever else is asked."""
     if not options.json:
-        for proposal in plan.select(None):
-            show_proposal(proposal, proposal.diff, out, l0=proposal.id in l0)
+        show_plan(plan, _diffs(plan, scope), out, l0)
         show_set_aside(plan, out)
         if not plan.select(None):
-            out.write("no proposals: memory is consistent with the sessions and the code\n")
+            out.write(_nothing_to_propose(plan))
     if plan.backlog:
         out.write(
             f"{len(plan.backlog)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
@@ -147,11 +158,12 @@ def review_plan(
     keep = list(options.keep or [])
     if keep:
         plan.select(keep)  # unknown ids are a usage error before anything is applied
+        keep = plan.expand(keep)
     if options.dry_run:
         return Decision(None)
     if options.only is not None:
         plan.select(options.only)
-        return Decision(options.only, True)
+        return Decision(plan.expand(options.only), True)
     if options.yes:
         return Decision(
             [p.id for p in plan.select(None)]
@@ -166,8 +178,30 @@ def review_plan(
         return Decision(None)
     rejected: list[str] = []
     set_aside = [p for p in plan.proposals if p.skipped is not None]
-    approved = ask_approval(plan.select(None), ask or input, out, l0, set_aside=set_aside, rejected=rejected)
+    approved = ask_approval(
+        plan.select(None), ask or input, out, l0, plan.groups, set_aside=set_aside, rejected=rejected
+    )
     return Decision(approved, True, rejected)
+
+
+def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:
+    """A proposal's own diff (made with the plan); a group's, computed from all its items together
+    (or their own diffs one after another, without a write scope to compute it in)."""
+
+    def diff(proposals: list[Proposal]) -> str:
+        if len(proposals) == 1 or scope is None:
+            return "".join(p.diff for p in proposals)
+        return preview_group_diff(plan, proposals, scope)
+
+    return diff
+
+
+def _nothing_to_propose(plan: Plan) -> str:
+    """Say "consistent" only when it is: an index over what Claude Code loads never is."""
+    over = [n for n in plan.notes if n.startswith("over budget")]
+    if over:
+        return f"no proposals, but MEMORY.md is not consistent: {over[0]}\n"
+    return "no proposals: memory is consistent with the sessions and the code\n"
 
 
 def _dropped(gathered: GatherResult) -> list[str]:

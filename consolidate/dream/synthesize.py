@@ -23,9 +23,11 @@ from ..team.audit import team_retirements
 from ..workspace import ChangeFailed
 from .additions import MAX_ADD, additions
 from .backlog import Backlog, learning_id
+from .budget import budget_drafts
 from .checks import check_proposal
 from .drafts import Draft
 from .gather import GatherResult
+from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
 from .retire import retirements
@@ -47,7 +49,9 @@ def synthesize(
     engine: str,
     max_add: int = MAX_ADD,
     backlog: Backlog | None = None,
+    max_decisions: int | None = MAX_DECISIONS,
 ) -> Synthesis:
+    """The plan of one run; at most `max_decisions` review decisions (None: every proposal found)."""
     audit = gathered.audit or AuditReport()
     discovery = gathered.discovery or DiscoveryReport()
     retired, notes, claims = retirements(audit.findings, snapshot)
@@ -59,11 +63,14 @@ def synthesize(
     drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
     adds = [d for d in added.drafts if d.action == "ADD"]
     clusters = cluster_drafts(snapshot, drafts + adds)
+    moves, over = budget_drafts(snapshot, drafts + clusters + adds)
+    clusters += moves
+    notes += over
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
     ordered = sorted(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
     )  # ids ascend in apply order
-    plan = build_plan(snapshot, gathered, engine, ordered, notes)
+    plan = build_plan(snapshot, gathered, engine, ordered, notes, max_decisions=max_decisions)
     plan.backlog = [waiting_item(candidate, reason) for candidate, reason in added.waiting]
     plan.from_backlog = added.taken_up
     return Synthesis(plan, plan.notes, added.recorded_queue_ids, added.settled)
@@ -92,8 +99,16 @@ def waiting_item(candidate: Candidate, reason: str) -> dict[str, Any]:
 
 
 def build_plan(
-    snapshot: Snapshot, gathered: GatherResult, engine: str, drafts: list[Draft], notes: list[str]
+    snapshot: Snapshot,
+    gathered: GatherResult,
+    engine: str,
+    drafts: list[Draft],
+    notes: list[str],
+    *,
+    max_decisions: int | None = None,
 ) -> Plan:
+    """Proposals with their diffs, grouped for review; with `max_decisions`, what a review cannot
+    take waits for the next run before any diff is computed for it."""
     layout = snapshot.settings.layout
     scope = write_scope(snapshot.settings)
     proposals: list[Proposal] = []
@@ -125,6 +140,8 @@ def build_plan(
             redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
         ],
     )
+    if max_decisions is not None:
+        group_proposals(plan, max_decisions=max_decisions)
     broken: dict[int, str | None] = {}
     for proposal in plan.proposals:
         try:
@@ -136,6 +153,7 @@ def build_plan(
         broken[id(proposal)] = check_proposal(proposal, files)
     _drop(plan, lambda p: None if p.diff.strip() else "no change")
     _drop(plan, lambda p: broken.get(id(p)))  # by object: the first drop renumbers the ids
+    group_proposals(plan, max_decisions=len(plan.proposals))  # groups and ids of what is left
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {
         "auditor_skipped": gathered.auditor_skipped,

@@ -60,8 +60,8 @@ def mend(text: str) -> str:
         if not fence:
             for start, end in reversed(unmatched_backticks(line)):  # shown as the backticks they are
                 line = line[:start] + "".join("\\`" for _ in range(end - start)) + line[end:]
-            line = re.sub(r",\s*(?:…|\.\.\.)$", ", and so on.", escape_unmatched(line))
-            line = re.sub(r"\s*(?:…|\.\.\.)$", ".", line)
+            line = re.sub(r",(?:\s*(?:…|\.\.\.))+$", ", and so on.", escape_unmatched(line))
+            line = re.sub(r"(?:\s*(?:…|\.\.\.))+$", ".", line)
         lines.append(line)
     return "\n".join(lines).strip()
 

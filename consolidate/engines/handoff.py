@@ -66,7 +66,7 @@ def write_handoff(
     snapshot = orient(settings, create=False)
     folder = (run_dir or settings.run_dir("agents") / started.strftime("%Y%m%dT%H%M%SZ")).absolute()
     atomic_write(folder / STARTED_FILE, started.strftime("%Y-%m-%dT%H:%M:%SZ").encode())
-    agents = [DISCOVERER] if snapshot.created_index else [AUDITOR, DISCOVERER]
+    agents = [DISCOVERER] if snapshot.auditor_skipped else [AUDITOR, DISCOVERER]
     tasks: dict[str, str] = {}
     reports: dict[str, str] = {}
     for agent in agents:
@@ -81,4 +81,6 @@ def write_handoff(
         if value
         for part in (flag, str(Path(value).expanduser().absolute()))
     ]
-    return Handoff(layout.project, layout.memory_dir, folder, snapshot.created_index, tasks, reports, options)
+    return Handoff(
+        layout.project, layout.memory_dir, folder, snapshot.auditor_skipped, tasks, reports, options
+    )

@@ -95,7 +95,24 @@ def auditor_context(task: AgentTask, limits: PromptLimits) -> dict[str, Any]:
         },
         "git_log": snapshot.git_log[: limits.git_log],
         "targets": snapshot.targets[: limits.targets],
+        "imports": _imports(task),
     }
+
+
+def _imports(task: AgentTask) -> list[dict[str, str]]:
+    """The files both CLAUDE.md files import with `@path`: the agent reads and audits them too."""
+    from ..imports import resolve_imports
+
+    layout = task.snapshot.settings.layout
+    allowed = [p for p in (layout.git_root or layout.project, layout.claude_home) if p is not None]
+    found = []
+    skip = [p for p in [layout.team_dir] if p is not None]  # the team folder is a layer of its own
+    for root in (layout.project_claude_md, layout.user_claude_md):
+        if root.is_file():
+            found += [
+                {"path": str(i.path), "by": str(i.by)} for i in resolve_imports(root, allowed, skip=skip)
+            ]
+    return found
 
 
 def memory_files(task: AgentTask, limits: PromptLimits) -> list[dict[str, Any]]:

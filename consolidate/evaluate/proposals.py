@@ -7,10 +7,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..audit.devset import Label
 from ..models import FINDING_CATEGORIES
 from ..plan import Plan, Proposal
 from ..secrets import find_secrets, has_secret
+from .audit_devset import Label
 from .discover_devset import DevSet
 
 RETIREMENT_CATEGORIES = FINDING_CATEGORIES

@@ -20,7 +20,6 @@ from typing import Any
 from memory_layout import measure_index
 
 from ..apply import apply_plan
-from ..audit.devset import CATEGORIES, Score, score
 from ..dream.gather import gather
 from ..dream.orient import orient
 from ..dream.similarity import RECORDED, Index
@@ -28,6 +27,7 @@ from ..dream.synthesize import synthesize
 from ..engines.offline import OfflineEngine
 from ..plan import Proposal
 from ..runs import journal_dir, write_scope
+from .audit_devset import CATEGORIES, Score, score
 from .discover_devset import KINDS
 from .discover_score import Evaluation, evaluate
 from .proposals import RETIREMENT_CATEGORIES, ProposalScore, score_plan
@@ -41,7 +41,10 @@ MAX_ADD = 7
 def _dream(scenario: Scenario) -> Any:
     snapshot = orient(scenario.settings, create=False)
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=EPOCH))
-    return gathered, synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan
+    # every proposal found, before the review's cap on decisions per run: what the dream finds, not what one review shows
+    return gathered, synthesize(
+        snapshot, gathered, engine="offline", max_add=MAX_ADD, max_decisions=None
+    ).plan
 
 
 def run_scenario(scenario: Scenario) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from memory_layout import project_key
 
-from ..audit.devset import DevCase, build_devset
 from ..settings import Settings, load_settings
+from .audit_devset import DevCase, build_devset
 from .discover_devset import DevSet, generate_devset
 
 

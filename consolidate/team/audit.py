@@ -45,6 +45,10 @@ def with_team_findings(report: AuditReport, layout: ProjectLayout) -> AuditRepor
             )
     report.findings += found.findings
     report.entries_audited += found.entries_audited
+    for item in found.files:  # the per-file counts keep adding up to the totals
+        item.file = str(team.root / item.file) if not Path(item.file).is_absolute() else item.file
+        item.layer = LAYER
+    report.files += found.files
     report.notes.append(f"team memory: {found.entries_audited} entries audited in {team.root}")
     return report
 

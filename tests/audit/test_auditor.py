@@ -77,7 +77,8 @@ def test_date_fix_anchors_on_the_git_date_of_the_line(project: Project) -> None:
     memory_repo.commit("memory", date="2026-03-04T12:00:00+00:00")
     [finding] = project.findings("DATE_FIX")
     assert finding.replacement == "- Fixed the flaky checkout test on 2026-03-03."
-    assert "git commit date" in finding.evidence and finding.confidence >= 0.8
+    assert finding.fact == "the line was committed on 2026-03-04" and finding.confidence >= 0.8
+    assert "“yesterday” means 2026-03-03" in finding.rationale
 
 
 def test_date_fix_falls_back_to_the_file_mtime(project: Project) -> None:
@@ -86,7 +87,7 @@ def test_date_fix_falls_back_to_the_file_mtime(project: Project) -> None:
     os.utime(project.memory / "MEMORY.md", (stamp, stamp))
     [finding] = project.findings("DATE_FIX")
     assert finding.replacement == "- 2026-06-01 подняли лимит запросов до 200."
-    assert "modification time" in finding.evidence
+    assert finding.fact == "the file was last modified on 2026-06-02"
 
 
 def test_no_date_fix_for_absolute_dates(project: Project) -> None:

@@ -35,3 +35,14 @@ def test_audit_without_memory_and_bad_project(project: Project, capsys: pytest.C
     assert json.loads(capsys.readouterr().out)["findings"] == []
     assert main(["audit", str(project.repo.path / "nope")]) == 2
     assert "not a directory" in capsys.readouterr().err
+
+
+def test_audit_reads_claude_md_and_its_imports_without_memory(
+    project: Project, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project.repo.write("CLAUDE.md", "@AGENTS.md\n")
+    project.repo.write("AGENTS.md", "# Rules\n\n- Run `src/shop/legacy.py --all` nightly.\n- Be terse.\n")
+    assert main(["audit", str(project.repo.path), "--memory-dir", str(project.memory)]) == 0
+    out = capsys.readouterr().out
+    assert "entries audited: 3 in 2 file(s); findings: 1" in out
+    assert "| L1 |" in out and "AGENTS.md (imported by" in out and "| STALE | NONE |" in out

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from consolidate.audit import audit_tree
-from consolidate.audit.devset import build_devset, score
+from consolidate.evaluate.audit_devset import build_devset, score
 from consolidate.gitrepo import GitRepo
 from consolidate.models import FINDING_CATEGORIES
 from memory_layout import load_memory_tree

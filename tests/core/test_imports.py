@@ -27,7 +27,8 @@ def test_import_depth_is_bounded(tmp_path: Path) -> None:
 
 
 def test_a_mail_address_is_no_import(tmp_path: Path) -> None:
-    assert import_paths("write to dev@example.com or @team", tmp_path) == [tmp_path / "team"]
+    text = "write to dev@example.com, @team or @types/node, or read @team.md"
+    assert import_paths(text, tmp_path) == [tmp_path / "team.md"]  # only a word that looks like a file
 
 
 def test_what_an_imported_file_says_is_recorded(tmp_path: Path, claude_home: Path) -> None:

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from consolidate.dream.titles import write_title
+from consolidate.dream.titles import mend, write_title
 from memory_layout.wellformed import line_problems, text_problems
 from tests.dream.fidelity_project import Project, build_project, candidate
 
@@ -327,3 +327,15 @@ def test_old_reports_load_and_new_ones_name_the_failing_field(acme, capsys) -> N
 )
 def test_offline_titles_end_at_a_clause(principle: str, title: str) -> None:
     assert write_title(principle) == title
+
+
+@pytest.mark.parametrize(
+    ("text", "mended"),
+    [
+        ("deploy … …", "deploy."),
+        ("check the logs, ... …", "check the logs, and so on."),
+        ("run `make test` first…", "run `make test` first."),
+    ],
+)
+def test_trailing_ellipses_end_the_sentence(text: str, mended: str) -> None:
+    assert mend(text) == mended and not line_problems(mended)

@@ -68,6 +68,7 @@ def test_fenced_json_and_usage_are_accepted() -> None:
 
 def test_auditor_is_skipped_when_memory_was_just_created(settings) -> None:  # type: ignore[no-untyped-def]
     (settings.memory_dir / "MEMORY.md").unlink()
+    settings.layout.project_claude_md.unlink(missing_ok=True)
     engine = ScriptedEngine({DISCOVERER: [DISCOVERY]})
     snapshot = orient(settings)
     assert snapshot.created_index
@@ -75,6 +76,16 @@ def test_auditor_is_skipped_when_memory_was_just_created(settings) -> None:  # t
     result = asyncio.run(gather(engine, snapshot))
     assert engine.calls == [DISCOVERER]
     assert result.auditor_skipped and result.audit is None
+
+
+def test_a_new_memory_beside_a_claude_md_is_still_audited(settings) -> None:  # type: ignore[no-untyped-def]
+    (settings.memory_dir / "MEMORY.md").unlink()
+    settings.layout.project_claude_md.write_text("# Guide\n\n- Run the tests.\n")
+    engine = ScriptedEngine({DISCOVERER: [DISCOVERY], AUDITOR: [AUDIT]})
+    snapshot = orient(settings)
+    assert snapshot.created_index and not snapshot.auditor_skipped
+    result = asyncio.run(gather(engine, snapshot))
+    assert sorted(engine.calls) == sorted([AUDITOR, DISCOVERER]) and result.audit is not None
 
 
 def test_secrets_in_failure_messages_are_redacted(settings) -> None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,7 @@ def test_snapshot_then_reports_make_a_plan(example, capsys, tmp_path) -> None:  
 
 def test_snapshot_skips_the_auditor_when_memory_does_not_exist(example, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     (example.memory_dir / "MEMORY.md").unlink()
+    (example.project / "CLAUDE.md").unlink(missing_ok=True)
     out_dir = tmp_path / "run"
     code, out, _ = _run(
         capsys,

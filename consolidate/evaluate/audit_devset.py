@@ -17,7 +17,8 @@ from pathlib import Path
 from memory_layout import load_memory_tree
 
 from ..models import FINDING_CATEGORIES, AuditReport, Finding
-from . import devset_text as text
+from . import audit_devset_plants as plants
+from . import audit_devset_text as text
 
 CATEGORIES = FINDING_CATEGORIES
 BASE_DATE = "2026-03-02T10:00:00+00:00"
@@ -79,19 +80,19 @@ def build_devset(
     plan = _Plan(rng, rng.choice(text.PACKAGES), modules)
     _project_files(plan, filler_files)
     for _ in range(planted):
-        for planter in text.PLANTERS:
+        for planter in plants.PLANTERS:
             planter(plan)
     for index in range(valid):
         before = len(plan.entries)
         for _ in range(20):
-            text.VALID[index % len(text.VALID)](plan)
+            plants.VALID[index % len(plants.VALID)](plan)
             if len(plan.entries) > before:
                 break
     plan.files["package.json"] = text.package_json(plan.scripts)
     renamed = {plan.script_renames.get(k, k): v for k, v in plan.scripts.items()}
     plan.changes["package.json"] = text.package_json(renamed)
     rng.shuffle(plan.entries)
-    text.order_pairs(plan.entries)
+    plants.order_pairs(plan.entries)
     case = DevCase(root / "project", root / "memory", root / "project" / "CLAUDE.md")
     _write_repo(case.project, plan)
     case.labels = _write_memory(case.memory_dir, plan)

@@ -1,0 +1,104 @@
+"""Grouped review: proposals of one kind and reason are one decision, each item still selectable; a
+run shows at most a reviewable number of decisions and says how many proposals wait."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+
+from consolidate.dream.groups import MAX_DECISIONS, decisions, group_proposals
+from consolidate.errors import UsageError
+from consolidate.plan import Plan, Proposal, parse_plan
+from consolidate.review import ask_approval, decision_count, render_group, show_plan
+
+
+def proposal(
+    n: int, action: str = "REMOVE", category: str = "REDUNDANT", reason: str = "in-claude-md", **kw
+) -> Proposal:  # type: ignore[no-untyped-def]
+    return Proposal.model_validate(
+        {
+            "id": f"P{n}",
+            "action": action,
+            "summary": f"{category}: entry {n}",
+            "target": {"file": "MEMORY.md"},
+            "rationale": kw.pop("rationale", "the project's CLAUDE.md already says this"),
+            "category": category,
+            "reason": reason,
+            "sources": kw.pop("sources", ["auditor"]),
+            "changes": [{"op": "drop_entry", "file": "MEMORY.md", "text": f"- entry {n}"}],
+            **kw,
+        }
+    )
+
+
+def plan_of(proposals: list[Proposal]) -> Plan:
+    return Plan(project="/p", memory_dir="/m", proposals=proposals)
+
+
+def test_thirty_duplicates_of_claude_md_are_one_decision() -> None:
+    plan = plan_of(
+        [proposal(n) for n in range(1, 31)]
+        + [proposal(31, "MERGE", "MERGE", "near-copy"), proposal(32, "MERGE", "MERGE", "near-copy")]
+        + [proposal(33, "REMOVE", "STALE", "deleted")]
+    )
+    group_proposals(plan)
+    assert [(g.id, g.summary, len(g.items)) for g in plan.groups] == [
+        ("G1", "30 entries a CLAUDE.md already says", 30),
+        ("G2", "2 pairs of near-copies, each merged into one entry", 2),
+    ]
+    assert decision_count(plan) == 3 and len(decisions(plan)) == 3 and plan.waiting == 0
+    assert {p.group for p in plan.proposals if p.category == "REDUNDANT"} == {"G1"}
+    assert [p.id for p in plan.select(["G2", "P1"])] == ["P1", "P31", "P32"]
+    with pytest.raises(UsageError):
+        plan.select(["G9"])
+
+
+def test_a_run_keeps_a_reviewable_number_of_decisions_and_says_how_many_wait() -> None:
+    kinds = [("REMOVE", "STALE", f"r{n}") for n in range(14)]
+    learnings = [proposal(100 + n, "ADD", "FILL_GAP", "", sources=["discoverer"]) for n in range(3)]
+    plan = plan_of([proposal(n, *kind) for n, kind in enumerate(kinds, start=1)] + learnings)
+    group_proposals(plan)
+    assert decision_count(plan) == MAX_DECISIONS
+    assert sum(p.action == "ADD" for p in plan.proposals) == 3  # learnings never wait
+    assert plan.waiting == 14 + 1 - MAX_DECISIONS
+    assert [p.id for p in plan.proposals] == [f"P{n}" for n in range(1, len(plan.proposals) + 1)]
+    assert any(f"{plan.waiting} more proposal(s) wait for the next run" in note for note in plan.notes)
+
+
+def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> None:
+    plan = plan_of([proposal(n) for n in range(1, 5)] + [proposal(5, "REMOVE", "LOW-VALUE", "generic")])
+    group_proposals(plan)
+    out = io.StringIO()
+    show_plan(plan, lambda items: "".join(f"-{p.summary}\n" for p in items), out, set())
+    text = out.getvalue()
+    assert "### [REMOVE ×4] Learning: REDUNDANT: 4 entries a CLAUDE.md already says  (G1: all of them" in text
+    assert "- P2: REDUNDANT: entry 2" in text and "### [REMOVE] Learning: LOW-VALUE: entry 5" in text
+    answers = iter(["s", "G1"])
+    assert ask_approval(plan.select(None), lambda _: next(answers), out, set(), plan.groups) == [
+        "P1",
+        "P2",
+        "P3",
+        "P4",
+    ]
+    answers = iter(["s", "p2, P5"])
+    assert ask_approval(plan.select(None), lambda _: next(answers), out, set(), plan.groups) == ["P2", "P5"]
+
+
+def test_groups_travel_in_the_plan_json_and_are_checked() -> None:
+    plan = plan_of([proposal(n) for n in range(1, 4)])
+    group_proposals(plan)
+    data = json.loads(plan.to_json())
+    assert data["groups"][0]["items"] == ["P1", "P2", "P3"] and data["proposals"][0]["group"] == "G1"
+    assert parse_plan(plan.to_json()).groups[0].id == "G1"
+    data["groups"][0]["items"].append("P9")
+    with pytest.raises(UsageError, match="group G1 lists unknown proposal"):
+        parse_plan(json.dumps(data))
+
+
+def test_the_group_block_keeps_plan_text_inert() -> None:
+    plan = plan_of([proposal(n, rationale="line one\n### [ADD] fake") for n in range(1, 3)])
+    group_proposals(plan)
+    block = render_group(plan.groups[0], plan.proposals, "```\n-x\n")
+    assert "\n### [ADD] fake" not in block and "````diff" in block
