@@ -15,7 +15,13 @@ suggestion; an "already recorded" or quality drop only when checked by hand (`--
 `<case>#C<n>`, values `{"verdict": "right"|"wrong", "why": …}`; `--show` lists every drop to check).
 Every line the proposals write is checked for broken Markdown and trailing fragments.
 
-    python bench/llm_fidelity.py REPORTS CASES [--verdicts FILE] [--show] [--json] [--code DIR]
+The rules the user saved — the taught rules of `consolidate/evaluate/labels/tspec.json` whose version
+is a case's commit — are followed too, with `--rules FILE`: hand labels of which candidate states
+which rule (keys `<case>#C<n>`, values a rule id or a list of them). A rule is *reported* when one of
+its candidates is in the report, *in the plan* when a proposal writes one of them intact.
+
+    python bench/llm_fidelity.py REPORTS CASES [--verdicts FILE] [--rules FILE] [--show] [--json]
+        [--code DIR]
 
 `--code DIR` runs the dream from another checkout (its package on PYTHONPATH), to compare versions on
 the same reports. Without the reports or the cases the script says so and exits 0.
@@ -41,6 +47,7 @@ from consolidate.dream.similarity import STOP  # noqa: E402
 from memory_layout.wellformed import line_problems, text_problems  # noqa: E402
 
 REPORT = "signal-discoverer.json"
+LABELS = Path(__file__).resolve().parents[1] / "consolidate" / "evaluate" / "labels" / "tspec.json"
 _WORD = re.compile(r"[^\W_][\w'’-]*[^\W_]|[^\W_]", re.UNICODE)
 CORRECT = ("backlog", "secret", "meta")
 
@@ -284,6 +291,54 @@ def score_case(
     return result
 
 
+def saved_rules(cases: list[str]) -> list[tuple[str, str, str]]:
+    """(case, rule id, about) of the taught rules whose CLAUDE.md version is a case's commit."""
+    rules = json.loads(LABELS.read_text(encoding="utf-8"))["rules"]
+    by_version = {case.rsplit("_", 1)[-1]: case for case in cases}
+    return [
+        (by_version[r["version"]], r["id"], r["about"])
+        for r in rules
+        if r["status"] == "taught" and r["version"] in by_version
+    ]
+
+
+def rule_recall(results: list[CaseResult], labels: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each saved rule of the scored cases: reported (a labeled candidate is in the report), and the
+    best a proposal did with it (intact, cut, or why it was dropped)."""
+    outcomes = {o.key: o for r in results for o in r.outcomes}
+    rank = {"intact": 0, "cut": 1, "dropped": 2}
+    rows = []
+    for case, rule, about in saved_rules([r.case for r in results if not r.error]):
+        keys = [
+            k
+            for k, v in labels.items()
+            if k.startswith(f"{case}#") and rule in ([v] if isinstance(v, str) else v)
+        ]
+        found = sorted((outcomes[k] for k in keys if k in outcomes), key=lambda o: rank[o.status])
+        best = found[0] if found else None
+        rows.append(
+            {
+                "case": case,
+                "rule": rule,
+                "about": about,
+                "reported": best is not None,
+                "status": best.status if best else "not reported",
+                "candidate": best.key if best else "",
+                "reason": best.reason if best else "",
+            }
+        )
+    return rows
+
+
+def rule_summary(rows: list[dict[str, Any]]) -> dict[str, int]:
+    return {
+        "rules_saved": len(rows),
+        "rules_reported": sum(r["reported"] for r in rows),
+        "rules_in_plan": sum(r["status"] == "intact" for r in rows),
+        "rules_cut": sum(r["status"] == "cut" for r in rows),
+    }
+
+
 def summary(results: list[CaseResult]) -> dict[str, Any]:
     outcomes = [o for r in results for o in r.outcomes]
     dropped = [o for o in outcomes if o.status == "dropped"]
@@ -331,6 +386,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("reports", type=Path, help="folder of <case>/signal-discoverer.json")
     parser.add_argument("cases", type=Path, help="folder of the cases (bench/tspec_cases.py)")
     parser.add_argument("--verdicts", type=Path, help="hand verdicts of drops (JSON)")
+    parser.add_argument("--rules", type=Path, help="hand labels: which candidate states which saved rule")
     parser.add_argument("--code", type=Path, help="run the dream from this checkout instead")
     parser.add_argument("--show", action="store_true", help="list every drop, cut and broken line")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -342,14 +398,16 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = json.loads(args.verdicts.read_text()) if args.verdicts and args.verdicts.is_file() else {}
     results = [score_case(p.parent.name, p, args.cases / p.parent.name, args.code, verdicts) for p in found]
     totals = summary(results)
+    rules = rule_recall(results, json.loads(args.rules.read_text())) if args.rules else []
+    if args.rules:
+        totals.update(rule_summary(rules))
     if args.json:
         rows = [{**o.__dict__, "key": o.key} for r in results for o in r.outcomes]
         broken = [
             {"case": r.case, "proposal": p, "line": t, "problem": q} for r in results for p, t, q in r.broken
         ]
-        print(
-            json.dumps({"summary": totals, "outcomes": rows, "broken": broken}, indent=1, ensure_ascii=False)
-        )
+        data = {"summary": totals, "outcomes": rows, "broken": broken, "rules": rules}
+        print(json.dumps(data, indent=1, ensure_ascii=False))
         return 0
     print("| case | candidates | intact | cut | dropped (right/wrong/unchecked) | lines | broken |")
     print("|---|---|---|---|---|---|---|")
@@ -364,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(totals, indent=1))
     if args.show:
         show(results, sys.stdout)
+    for row in rules:
+        where = f" {row['candidate']}" + (f" ({row['reason']})" if row["reason"] else "")
+        print(f"rule {row['case']} {row['rule']}: {row['status']}{where if row['reported'] else ''}")
     return 0
 
 
