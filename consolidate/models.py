@@ -73,6 +73,7 @@ class Candidate(_Report):
     section: str = ""  # the heading it goes under: a MEMORY.md (or cluster) section, or a CLAUDE.md heading
     detail: str = ""  # the longer body: steps, examples, caveats — written whole into the topic file
     why: str = ""  # the reason the rule holds, in a sentence
+    note: str = ""  # for the reviewer only (what to check before applying): shown, never written
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     impact: float = Field(default=0.5, ge=0.0, le=1.0)
     frequency: int = Field(default=1, ge=1)

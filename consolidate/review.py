@@ -106,7 +106,15 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
         lines.append(f"**Warning:** {L0_WARNING}")
     if proposal.evidence and proposal.evidence[0].quote.strip():
         lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
+    if note_of(proposal):
+        lines.append(f"**Note (not written):** {note_of(proposal)}")
     return _with_diff(lines, diff)
+
+
+def note_of(proposal: Proposal) -> str:
+    """What the discoverer said to the reviewer about the learning: shown, never written."""
+    learning = (proposal.model_extra or {}).get("learning")
+    return _one_line(str(learning.get("note", ""))) if isinstance(learning, dict) else ""
 
 
 def _with_diff(lines: list[str], diff: str) -> str:
@@ -145,6 +153,8 @@ def render_group(
         lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
         if member.evidence and member.evidence[0].quote.strip():
             lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
+        if note_of(member):
+            lines.append(f"  note (not written): {note_of(member)}")
     return _with_diff(lines, diff)
 
 

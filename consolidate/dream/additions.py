@@ -89,15 +89,52 @@ def quality_problem(candidate: Candidate) -> str | None:
 
 def normalize(candidate: Candidate) -> Candidate:
     """A principle written as `When X: Y` gives its condition to the trigger; a trigger that holds for
-    every task ("working in this project") is no trigger, so the pointer becomes always-on."""
+    every task ("working in this project") is no trigger, so the pointer becomes always-on; a sentence
+    of the detail that speaks to the reviewer of this run ("check … before applying") is a note, shown
+    in the review and never written."""
+    kept, notes = reviewer_sentences(candidate.detail)
+    if notes:
+        note = " ".join(part for part in (candidate.note.strip(), *notes) if part)
+        candidate = candidate.model_copy(update={"detail": kept, "note": note})
     match = _CONDITION.match(candidate.principle.strip())
-    if match:
+    if match and not _MAIN_CLAUSE.search(match["cond"]):  # "When X, make Y: …" is the rule, not its condition
         candidate = candidate.model_copy(
             update={"trigger": match["cond"], "principle": match["rule"].strip()}
         )
     if _VACUOUS.match(candidate.trigger.strip()):
         candidate = candidate.model_copy(update={"trigger": ""})
     return candidate
+
+
+_MAIN_CLAUSE = re.compile(
+    r",\s+(?:then\s+)?(?:make|run|use|add|do|don't|do not|never|always|keep|write|ask|check|commit|put|"
+    r"stop|wait|bump|set|call|create|update|tell|say)\b",
+    re.IGNORECASE,
+)
+_FOR_REVIEWER = re.compile(
+    r"\b(?:this run|before applying|(?:removed from|not in|not visible in) the transcripts?)\b", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def reviewer_sentences(detail: str) -> tuple[str, list[str]]:
+    """The detail without the sentences addressed to the reviewer of this run (outside code), and
+    those sentences."""
+    kept: list[str] = []
+    notes: list[str] = []
+    fence = False
+    for line in detail.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if fence or not _FOR_REVIEWER.search(line):
+            kept.append(line)
+            continue
+        parts = _SENTENCE_END.split(line)
+        notes += [p.strip() for p in parts if _FOR_REVIEWER.search(p)]
+        rest = " ".join(p for p in parts if not _FOR_REVIEWER.search(p)).strip()
+        if rest:
+            kept.append(line[: len(line) - len(line.lstrip())] + rest)
+    return "\n".join(kept).strip("\n"), notes
 
 
 def additions(

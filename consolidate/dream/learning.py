@@ -7,6 +7,7 @@ every line written is checked afterwards (`memory_layout.wellformed`).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -37,6 +38,7 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
+_OWN_CONDITION = re.compile(r"\*{0,2}(?:when|whenever|if|before|after|once|while)\b", re.IGNORECASE)
 MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
 
 
@@ -119,8 +121,8 @@ def rule_block(candidate: Candidate) -> str:
     principle = mend(flat(candidate.principle))
     rule = (
         trigger_pointer(condition(candidate), principle)
-        if candidate.trigger.strip()
-        else always_on_pointer(principle)
+        if candidate.trigger.strip() and not _OWN_CONDITION.match(principle)
+        else always_on_pointer(principle)  # "When X, do Y" needs no "**When X:**" before it
     )
     why = mend(flat(candidate.why))
     extra: list[str] = []

@@ -8,7 +8,9 @@ import re
 
 import pytest
 
+from consolidate.dream.additions import normalize
 from consolidate.dream.titles import mend, write_title
+from consolidate.models import Candidate
 from memory_layout.wellformed import line_problems, text_problems
 from tests.dream.fidelity_project import Project, build_project, candidate
 
@@ -339,3 +341,56 @@ def test_offline_titles_end_at_a_clause(principle: str, title: str) -> None:
 )
 def test_trailing_ellipses_end_the_sentence(text: str, mended: str) -> None:
     assert mend(text) == mended and not line_problems(mended)
+
+
+def test_a_rule_that_opens_with_its_condition_gets_no_second_one(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    rule = candidate(
+        "When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`",
+        layers=["L1"],
+        trigger="fixing formatting",
+        section="Build Commands",
+    )
+    code, _, err = acme.dream(capsys, acme.report(rule), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "- When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`\n" in text
+    assert "**When fixing formatting:**" not in text
+
+
+def test_what_the_agent_says_to_the_reviewer_is_shown_and_never_written(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    aside = "The CLAUDE.md shown to this run lacks it; check the live file before applying."
+    found = candidate(
+        "tag releases from the `release` branch only",
+        trigger="tagging a release",
+        detail=f"The tag is `vX.Y.Z`. {aside}\n\nPush the tag after the branch.",
+    )
+    code, out, err = acme.dream(capsys, acme.report(found), "--dry-run")
+    assert code == 0, err
+    assert f"**Note (not written):** {aside}" in out
+    plan = acme.plan(capsys, acme.report(found, name="again"))
+    written = _written(plan, "P1")
+    assert "The tag is `vX.Y.Z`." in written and "Push the tag after the branch." in written
+    assert "this run" not in written and "before applying" not in written
+
+
+@pytest.mark.parametrize(
+    ("principle", "trigger", "rule"),
+    [
+        ("When deploying: run the smoke tests", "deploying", "run the smoke tests"),
+        (
+            "When adding, renaming or removing a file: update the index",
+            "adding, renaming or removing a file",
+            "update the index",
+        ),
+        (
+            "When the work is done, make a release commit: drop -dev and move the todo",
+            "finishing",
+            "When the work is done, make a release commit: drop -dev and move the todo",
+        ),
+    ],
+)
+def test_a_leading_condition_becomes_the_trigger_only_when_it_is_one(
+    principle: str, trigger: str, rule: str
+) -> None:
+    found = normalize(Candidate(kind="correction", principle=principle, trigger="finishing"))
+    assert (found.trigger, found.principle) == (trigger, rule)
