@@ -56,7 +56,8 @@ class Candidate(_Report):
 
     `title` is the index takeaway (at most ~90 characters, key fact first, a complete phrase) and
     `principle` the whole rule, of any length: the index line is built from the title, and the whole
-    principle, `detail` and `why` are written where the learning lands. Reports written before `title`
+    principle, `detail` and `why` are written where the learning lands (so they speak of the project,
+    never of this run); `note` is for the reviewer only and never written. Reports written before `title`
     and `layers` existed (one `layer`, no title) still load: the title is then written offline, and
     `layers` is `[layer]`.
     """
