@@ -78,6 +78,20 @@ def run_apply(
     return report
 
 
+def reject_plan(plan: Plan, settings: Settings, ids: list[str] | None, out: TextIO) -> None:
+    """Apply nothing; the learnings of the proposals `ids` (every proposal when None) are rejected:
+    remembered so that they are not proposed again, their capture-queue items settled."""
+    chosen = plan.select(ids) if ids is not None else plan.select(None)
+    rejected = [p.id for p in chosen]
+    with writing_run(settings):
+        _record_learnings(settings, plan, None, rejected)
+    ack_queue_items(settings, None, [q for p in chosen for q in queue_ids(p)])
+    out.write(
+        f"rejected {len(rejected)} proposal(s): nothing changed; the rejected learnings will not be "
+        "proposed again\n"
+    )
+
+
 def _record_learnings(settings: Settings, plan: Plan, report: ApplyReport | None, rejected: list[str]) -> int:
     """Settle, retire or keep the plan's learnings in the backlog; how many wait there now."""
     from .dream.backlog import Backlog

@@ -394,3 +394,19 @@ def test_a_leading_condition_becomes_the_trigger_only_when_it_is_one(
 ) -> None:
     found = normalize(Candidate(kind="correction", principle=principle, trigger="finishing"))
     assert (found.trigger, found.principle) == (trigger, rule)
+
+
+def test_a_saved_plan_rejected_with_apply_never_returns(acme, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.cli import main
+
+    found = candidate("check the cache settings in `cache.toml` before changing cache code", trigger="caching")
+    saved = tmp_path / "plan.json"
+    code, _, err = acme.dream(capsys, acme.report(found), "--plan-out", str(saved))
+    assert code == 0, err
+    before = {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()}
+    args = ["apply", str(saved), "--project", str(acme.project), "--claude-home", str(acme.home)]
+    assert main([*args, "--reject", "all"]) == 0
+    assert "rejected 1 proposal(s): nothing changed" in capsys.readouterr().out
+    assert {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()} == before
+    code, out, _ = acme.dream(capsys, acme.report(found, name="again"), "--dry-run")
+    assert "cache settings" not in out.split("note:")[0] and "no proposals" in out
