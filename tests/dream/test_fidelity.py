@@ -399,7 +399,9 @@ def test_a_leading_condition_becomes_the_trigger_only_when_it_is_one(
 def test_a_saved_plan_rejected_with_apply_never_returns(acme, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
     from consolidate.cli import main
 
-    found = candidate("check the cache settings in `cache.toml` before changing cache code", trigger="caching")
+    found = candidate(
+        "check the cache settings in `cache.toml` before changing cache code", trigger="caching"
+    )
     saved = tmp_path / "plan.json"
     code, _, err = acme.dream(capsys, acme.report(found), "--plan-out", str(saved))
     assert code == 0, err
