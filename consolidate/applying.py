@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TextIO
 
 from .apply import ApplyReport, apply_plan, l0_proposals
-from .console import is_terminal, print_table, warn
+from .console import ask_on_terminal, is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
 from .review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
-from .runs import journal_dir, write_scope, writing_run
+from .runs import journal_dir, parts_dir, write_scope, writing_run
 from .settings import Settings
 
 
@@ -40,7 +40,7 @@ def choose(
     set_aside = [p for p in plan.proposals if p.skipped is not None]
     show_set_aside(plan, out)
     approved = ask_approval(
-        plan.select(None), ask or input, out, l0, plan.groups, set_aside=set_aside, rejected=rejected
+        plan.select(None), ask or ask_on_terminal, l0, plan.groups, set_aside=set_aside, rejected=rejected
     )
     return approved, True
 
@@ -69,7 +69,12 @@ def run_apply(
         return None
     with writing_run(settings):
         report = apply_plan(
-            plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
+            plan,
+            write_scope(settings),
+            only=ids,
+            confirm_l0=confirm_l0,
+            journal_dir=journal_dir(settings),
+            parts_dir=parts_dir(settings),
         )
         waiting = _record_learnings(settings, plan, report, rejected)
     print_summary(report, out)

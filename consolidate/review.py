@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
+from .errors import NoAnswer
 from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
@@ -195,7 +196,6 @@ def _one_line(text: str) -> str:
 def ask_approval(
     proposals: list[Proposal],
     ask: Ask,
-    out: TextIO,
     l0: set[str] | None = None,
     groups: list[ProposalGroup] | None = None,
     *,
@@ -205,12 +205,28 @@ def ask_approval(
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
     At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them, and a
     proposal `set_aside` (already recorded) may be named too; a reject fills `rejected` with every id
-    it turned down."""
+    it turned down. Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and
+    nothing counts as rejected."""
+    try:
+        return _ask_approval(proposals, ask, l0, groups or [], set_aside or [], rejected)
+    except EOFError:
+        raise NoAnswer("no answer at the prompt (end of input): nothing applied") from None
+    except KeyboardInterrupt:
+        raise NoAnswer("interrupted at the prompt: nothing applied", exit_code=130) from None
+
+
+def _ask_approval(
+    proposals: list[Proposal],
+    ask: Ask,
+    l0: set[str] | None,
+    groups: list[ProposalGroup],
+    set_aside: list[Proposal],
+    rejected: list[str] | None,
+) -> list[str]:
     if not proposals and not set_aside:
         return []
     ids = [p.id for p in proposals]
-    known = [g.id for g in groups or []] + ids + [p.id for p in set_aside or []]
-    members = {g.id: g.items for g in groups or []}
+    members = {g.id: g.items for g in groups}
     in_groups = f" in {len(groups)} group(s)" if groups else ""
     while True:
         answer = (
@@ -226,17 +242,14 @@ def ask_approval(
                 rejected.extend(ids)
             return []
         if answer in ("s", "select"):
-            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
-            by_key = {pid.casefold(): pid for pid in known}
-            typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
-            chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-            unknown = [pid for pid in chosen if pid not in known]
+            chosen, unknown = _select(proposals, groups, set_aside, ask, "")
+            while unknown:
+                problem = f"unknown id(s): {', '.join(unknown)}\n"
+                chosen, unknown = _select(proposals, groups, set_aside, ask, problem)
             chosen = [item for pid in chosen for item in members.get(pid, [pid])]
-            if not unknown:
-                break
-            out.write(f"unknown id(s): {', '.join(unknown)}\n")
+            break
     approved = []
-    every = proposals + (set_aside or [])
+    every = proposals + set_aside
     for proposal in every:
         if proposal.id not in chosen:
             continue
@@ -246,6 +259,22 @@ def ask_approval(
                 continue
         approved.append(proposal.id)
     return approved
+
+
+def _select(
+    proposals: list[Proposal], groups: list[ProposalGroup], set_aside: list[Proposal], ask: Ask, problem: str
+) -> tuple[list[str], list[str]]:
+    """The ids picked (any case) from a list that shows each id (a group's, then each proposal's, then
+    each set-aside one's) with its summary; (chosen, unknown)."""
+    rows = [(g.id, f"{g.action} ×{len(g.items)}", g.summary) for g in groups]
+    rows += [(p.id, p.action, p.summary) for p in proposals]
+    rows += [(p.id, f"{p.action}, already recorded", p.summary) for p in set_aside]
+    listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
+    picked = ask(f"{problem}{listing}Which ids (comma-separated): ")
+    by_key = {pid.casefold(): pid for pid, _, _ in rows}
+    typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+    chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
+    return chosen, [pid for pid in chosen if pid not in by_key.values()]
 
 
 def show_set_aside(plan: Plan, out: TextIO) -> None:

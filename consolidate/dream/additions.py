@@ -29,6 +29,7 @@ from .orient import Snapshot
 from .remembered import Remembered, remembered
 from .similarity import ALIKE, MIN_WORDS, RECORDED, Index, coverage, words
 from .titles import flat, mend, title_of
+from .topics import section_type, subject_slug
 
 MAX_ADD = 7
 _GENERIC = re.compile(
@@ -293,11 +294,17 @@ class _State:
             )
             draft = _draft(candidate, "ADD", str(path), section, [change], candidate.layer, rationale=why)
         else:
-            topic = topic_name(candidate, self.names)
-            self.names.add(topic)
             section = memory_section(candidate, self.snapshot)
+            kind = section_type(section, topic_type(candidate))  # the type matches the section it lands in
+            topic = topic_name(candidate, self.names, kind)
+            self.names.add(topic)
             changes: list[dict[str, Any]] = [
-                {"op": "write_file", "file": topic, "content": topic_file(candidate), "create_only": True},
+                {
+                    "op": "write_file",
+                    "file": topic,
+                    "content": topic_file(candidate, kind),
+                    "create_only": True,
+                },
                 {
                     "op": "add_entry",
                     "file": INDEX,
@@ -429,17 +436,21 @@ def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
         found = doc.section(name) if doc is not None and name else None
         if found is not None:
             return found.name
+    if candidate.kind == "remember" and candidate.section.strip():
+        return candidate.section.strip()  # asked for by name: a new section
     return TYPE_SECTIONS[kind]
 
 
-def topic_name(candidate: Candidate, taken: set[str]) -> str:
+def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -> str:
     source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
     source = without_secrets(source)  # a file name is written too: redact before slugging
     words_ = [
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
     ]
     slug = "_".join(words_[:5])[:40].strip("_") or "learning"
-    kind = topic_type(candidate)
+    if candidate.kind == "remember":
+        slug = subject_slug(candidate.trigger, candidate.principle)
+    kind = kind or topic_type(candidate)
     name, number = f"{kind}_{slug}.md", 2
     while name in taken:
         name, number = f"{kind}_{slug}_{number}.md", number + 1

@@ -19,6 +19,7 @@ from ..models import Candidate
 from .drafts import plain
 from .similarity import coverage, words
 from .titles import flat, mend, title_of
+from .topics import is_rule, when_it_matters
 
 KIND_TYPE = {
     "correction": "feedback",
@@ -58,6 +59,8 @@ def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:
 
 
 def topic_type(candidate: Candidate) -> str:
+    if candidate.kind == "remember":
+        return "feedback" if is_rule(candidate.principle) else "project"
     return KIND_TYPE.get(candidate.kind, "feedback")
 
 
@@ -77,17 +80,22 @@ def body_lines(candidate: Candidate) -> list[str]:
     return lines
 
 
-def topic_file(candidate: Candidate) -> str:
-    """A new topic file for the learning, with `name`, `description` and `metadata` frontmatter."""
+def topic_file(candidate: Candidate, kind: str | None = None) -> str:
+    """A new topic file for the learning, with `name`, `description` and `metadata` frontmatter (of
+    type `kind`, else the candidate's own)."""
     session = next((e.session for e in candidate.evidence if e.session), "")
     learned = min((e.timestamp[:10] for e in candidate.evidence if e.timestamp[:4].isdigit()), default="")
-    metadata: dict[str, Any] = {"type": topic_type(candidate), "signal": candidate.kind}  # `share` records it
+    metadata: dict[str, Any] = {"type": kind or topic_type(candidate), "signal": candidate.kind}  # `share`
     if learned:
         metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
-    title = plain(title_of(candidate), 10_000)
-    matter = render_frontmatter({"name": title, "description": title, "metadata": metadata})
+    name = description = plain(title_of(candidate), 10_000)
+    if candidate.kind == "remember":  # a short name, and a description that says when it matters
+        name = plain(title_of(candidate, 50), 10_000)
+        said = when_it_matters(candidate.trigger, description, candidate.layer == "L0")
+        description = said if not said.endswith("…") else description  # never a cut one
+    matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
     return matter + "\n".join(body_lines(candidate)).rstrip("\n") + "\n"
 
 

@@ -26,7 +26,7 @@ from .backlog import Backlog, learning_id
 from .budget import budget_drafts
 from .checks import check_proposal
 from .drafts import Draft
-from .gather import GatherResult
+from .gather import GatherResult, bare_reason
 from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
@@ -137,7 +137,9 @@ def build_plan(
         proposals=proposals,
         mark_consolidation=gathered.ran,
         notes=[
-            redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
+            redact(n)
+            for n in notes
+            + [f"{agent}: {bare_reason(agent, reason)}" for agent, reason in gathered.failures.items()]
         ],
     )
     if max_decisions is not None:

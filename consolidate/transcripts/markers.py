@@ -115,3 +115,19 @@ def _one_per_learning(found: list[tuple[int, Marker]]) -> list[tuple[int, Marker
         if free:
             dropped.add(min(free, key=lambda v: (abs(found[v][0] - position), v)))
     return [pair for i, pair in enumerate(found) if i not in dropped]
+
+
+def without_markers(text: str) -> str:
+    """The text as prose, with no capture syntax left to copy: hidden comments dropped, a visible
+    `📝 Learned: X` line reduced to X, a `#lesson` block to its rule."""
+    if "<!--" not in text and "📝" not in text and "#lesson" not in text.lower():
+        return text
+
+    def lesson(match: re.Match[str]) -> str:
+        fields = dict(_lesson_fields(match["body"]))
+        return fields.get("rule") or _clean(match["body"]).split("\n", 1)[0]
+
+    text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.DOTALL)
+    text = _LESSON.sub(lesson, text)
+    text = re.sub(r"#/?lesson\b", " ", text, flags=re.IGNORECASE)
+    return _VISIBLE.sub(lambda m: m["body"].strip("*_ "), text).replace("📝", "")
