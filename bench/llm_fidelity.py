@@ -47,6 +47,7 @@ from consolidate.dream.similarity import STOP  # noqa: E402
 from memory_layout.wellformed import line_problems, text_problems  # noqa: E402
 
 REPORT = "signal-discoverer.json"
+EVALS = Path(__file__).resolve().parents[2] / "evals" / "tspec-llm"  # saved reports, kept outside the repo
 LABELS = Path(__file__).resolve().parents[1] / "consolidate" / "evaluate" / "labels" / "tspec.json"
 _WORD = re.compile(r"[^\W_][\w'’-]*[^\W_]|[^\W_]", re.UNICODE)
 CORRECT = ("backlog", "secret", "meta")
@@ -383,8 +384,20 @@ def show(results: list[CaseResult], out: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("reports", type=Path, help="folder of <case>/signal-discoverer.json")
-    parser.add_argument("cases", type=Path, help="folder of the cases (bench/tspec_cases.py)")
+    parser.add_argument(
+        "reports",
+        type=Path,
+        nargs="?",
+        default=EVALS / "round2",
+        help="folder of <case>/signal-discoverer.json",
+    )
+    parser.add_argument(
+        "cases",
+        type=Path,
+        nargs="?",
+        default=EVALS / "cases",
+        help="folder of the cases (bench/tspec_cases.py)",
+    )
     parser.add_argument("--verdicts", type=Path, help="hand verdicts of drops (JSON)")
     parser.add_argument("--rules", type=Path, help="hand labels: which candidate states which saved rule")
     parser.add_argument("--code", type=Path, help="run the dream from this checkout instead")

@@ -22,6 +22,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -147,7 +148,13 @@ def build_case(corpus: Path, out: Path, row: tuple[str, str, datetime], before: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="folder to write the cases into")
+    parser.add_argument(
+        "out",
+        type=Path,
+        nargs="?",
+        default=Path(tempfile.gettempdir()) / "consolidate-tspec-cases",
+        help="folder to write the cases into (default: one in the temp dir)",
+    )
     parser.add_argument(
         "--corpus", type=Path, default=CORPUS, help="the shared corpus (default ../shared/corpus)"
     )
