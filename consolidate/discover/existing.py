@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..lazyre import lazy
 from . import lexicon
 from .text import overlap, stems
 
@@ -19,10 +20,10 @@ RECORDED_CONTAINMENT = 0.8
 RECORDED_JACCARD = 0.8
 RELATED_CONTAINMENT = 0.5
 RECORDED_WITH_CODE = 0.6  # enough when every command the principle names is in the statement too
-_CODE = re.compile(r"`([^`\n]+)`")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
-_SKIP_LINE = re.compile(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
-_NEGATED_SPAN = re.compile(
+_CODE = lazy(r"`([^`\n]+)`")
+_BULLET = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_SKIP_LINE = lazy(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
+_NEGATED_SPAN = lazy(
     r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,4})", re.IGNORECASE
 )
 

@@ -6,7 +6,7 @@ Signals are plain data (cached per transcript between scans); `candidates` turns
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ..secrets import redact
@@ -34,7 +34,7 @@ class Signal:
     channel: str = ""  # the capture channel of a queue item
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # `asdict` without its deep copy: every field is a str, float or bool
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signal:
