@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,9 +20,10 @@ from ..marker import read_marker
 from ..periodic.store import discard_pending, pending_dir
 from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, preview_group_diff, show_plan
+from ..review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
+from .backlog import Backlog
 from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
@@ -33,6 +34,7 @@ class DreamOptions:
     engine: str | None = None
     yes: bool = False
     only: list[str] | None = None
+    keep: list[str] | None = None  # proposals set aside as already recorded, to apply anyway
     dry_run: bool = False
     json: bool = False
     plan_out: Path | None = None
@@ -53,11 +55,24 @@ class DreamResult:
 
 @dataclass
 class MadePlan:
-    """A plan and what its review settles besides: the queue items it found recorded or noise."""
+    """A plan and what its review settles besides: the queue items it found recorded or noise, and
+    the backlog learnings it found recorded (`settled`); `backlog` as read when it was made."""
 
     plan: Plan
     gathered: GatherResult | None
     settle_queue: list[str]
+    settled: list[str] = field(default_factory=list)
+    backlog: Backlog | None = None
+
+
+@dataclass
+class Decision:
+    """What the review decided: the ids to apply (None: apply nothing), whether L0 is confirmed, and
+    the ids the person rejected."""
+
+    ids: list[str] | None
+    confirm_l0: bool = False
+    rejected: list[str] = field(default_factory=list)
 
 
 def run_dream(
@@ -73,20 +88,22 @@ def run_dream(
     if options.plan_out:
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
+    shown = err if options.json else out
     with writing_run(settings, dry=options.dry_run):
         made = make_plan(settings, options, engine, progress, out=out)
         if options.prepare:
             from ..periodic.prepare import keep_pending
 
-            keep_pending(settings, made, out=err if options.json else out, engine=options.engine)
+            keep_pending(settings, made, out=shown, engine=options.engine)
             return DreamResult(made.plan, made.gathered)
-        return settle_plan(settings, made, options, out=err if options.json else out, stdin=stdin, ask=ask)
+        return settle_plan(settings, made, options, out=shown, stdin=stdin, ask=ask)
 
 
 def make_plan(
     settings: Settings, options: DreamOptions, engine: Engine, progress: Progress, *, out: TextIO
 ) -> MadePlan:
-    """Orient, gather, synthesise (the caller holds the lock); the plan written where it was asked."""
+    """Orient, gather, synthesise — the backlog's waiting learnings first (the caller holds the lock);
+    the plan written where it was asked."""
     started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
     snapshot = orient(settings)
     if snapshot.created_index:
@@ -94,10 +111,13 @@ def make_plan(
         progress.say(f"MEMORY.md does not exist yet: {skipped}")
     items = _queue_items(settings)
     since = options.since or read_marker(settings.memory_dir)
+    backlog = Backlog.load(settings)
+    if backlog.problem:
+        warn(backlog.problem)
     gathered = asyncio.run(
         gather(engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run)
     )
-    synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
+    synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog)
     _report_gather(gathered, synthesis, progress)
     plan = synthesis.plan
     plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -106,7 +126,8 @@ def make_plan(
         progress.say(f"plan written to {options.plan_out}")
     if options.json:
         out.write(plan.to_json())
-    return MadePlan(plan, gathered, synthesis.recorded_queue_ids + _dropped(gathered))
+    queue = synthesis.recorded_queue_ids + _dropped(gathered)
+    return MadePlan(plan, gathered, queue, settled=list(synthesis.settled), backlog=backlog)
 
 
 def settle_plan(
@@ -119,21 +140,45 @@ def settle_plan(
     ask: Ask | None = None,
 ) -> DreamResult:
     """The review of a plan and what follows it: the approved part applied through the journaled
-    engine, the queue items settled. The dream and `consolidate review` both end here."""
+    engine, the backlog and the queue items settled. The dream and `consolidate review` both end here."""
     plan = made.plan
+    backlog = made.backlog or _current_backlog(settings)
     scope = write_scope(settings)
     l0 = l0_proposals(plan, scope)
-    ids, confirm_l0, rejected = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
-    if ids is None:
+    decision = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
+    if decision.ids is None:
+        show_backlog(len(backlog), out)
         settled = [] if options.dry_run else made.settle_queue
         return DreamResult(plan, made.gathered, acked=ack_queue_items(settings, None, settled))
+    rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]
     report = None
-    if ids or plan.mark_consolidation:
-        report = apply_plan(plan, scope, only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings))
+    if decision.ids or (plan.mark_consolidation and not decision.rejected):
+        report = apply_plan(
+            plan, scope, only=decision.ids, confirm_l0=decision.confirm_l0, journal_dir=journal_dir(settings)
+        )
+    done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
+    marked = report is not None and report.marker_written
+    backlog.record(plan, done=done, rejected=set(decision.rejected), marked=marked, settled=made.settled)
+    backlog.save()
+    if report is not None:
         print_summary(report, out)
-    acked = ack_queue_items(settings, report, rejected + made.settle_queue)
+    elif decision.rejected:
+        out.write(
+            f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
+            "the rejected learnings will not be proposed again\n"
+        )
+    show_backlog(len(backlog), out)
+    acked = ack_queue_items(settings, report, rejected_queue + made.settle_queue)
     discard_pending(pending_dir(settings.state_dir, settings.memory_dir))  # this review supersedes it
     return DreamResult(plan, made.gathered, report, acked, decided=True)
+
+
+def _current_backlog(settings: Settings) -> Backlog:
+    """The backlog as it is now (a plan prepared earlier is reviewed against it)."""
+    backlog = Backlog.load(settings)
+    if backlog.problem:
+        warn(backlog.problem)
+    return backlog
 
 
 def ready_engine(options: DreamOptions) -> Engine:
@@ -157,30 +202,44 @@ def review_plan(
     ask: Ask | None,
     l0: set[str],
     scope: WriteScope | None = None,
-) -> tuple[list[str] | None, bool, list[str]]:
-    """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.
-    A dry run never applies, whatever else is asked."""
+) -> Decision:
+    """Which proposals to apply; a dry run never applies, whatever else is asked."""
     if not options.json:
         show_plan(plan, _diffs(plan, scope), out, l0)
-        if not plan.proposals:
+        show_set_aside(plan, out)
+        if not plan.select(None):
             out.write(_nothing_to_propose(plan))
+    if plan.backlog:
+        out.write(
+            f"{len(plan.backlog)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+        )
+    keep = list(options.keep or [])
+    if keep:
+        plan.select(keep)  # unknown ids are a usage error before anything is applied
+        keep = plan.expand(keep)
     if options.dry_run:
-        return None, False, []
+        return Decision(None)
     if options.only is not None:
         plan.select(options.only)
-        return options.only, True, []
+        return Decision(plan.expand(options.only), True)
     if options.yes:
-        return [p.id for p in plan.proposals], False, []
+        return Decision(
+            [p.id for p in plan.select(None)]
+            + [k for k in keep if k not in {p.id for p in plan.select(None)}]
+        )
     if options.json or options.plan_out:
-        return None, False, []
+        return Decision(None)
     if not plan.proposals:
-        return [], False, []
+        return Decision([])
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
-        return None, False, []
-    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0, plan.groups)
-    rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
-    return approved, True, rejected
+        return Decision(None)
+    rejected: list[str] = []
+    set_aside = [p for p in plan.proposals if p.skipped is not None]
+    approved = ask_approval(
+        plan.select(None), ask or ask_on_terminal, l0, plan.groups, set_aside=set_aside, rejected=rejected
+    )
+    return Decision(approved, True, rejected)
 
 
 def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:

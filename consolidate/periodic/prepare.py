@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 def keep_pending(settings: Settings, made: MadePlan, *, out: TextIO, engine: str | None) -> dict:
     """Save the plan as the memory dir's pending plan (replacing an older one) and say so in one line.
     `engine` is the engine as it was asked for: a stale plan is rebuilt with the same one."""
-    summary = save_pending(settings, made.plan, settle_queue=made.settle_queue, extra={"engine_spec": engine})
+    extra = {"engine_spec": engine, "settled": made.settled}  # backlog learnings found recorded
+    summary = save_pending(settings, made.plan, settle_queue=made.settle_queue, extra=extra)
     out.write(prepared_line(summary) + "\n")
     return summary
 

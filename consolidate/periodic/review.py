@@ -70,7 +70,8 @@ def _current(
     if not stale:
         if options.json:
             out.write(pending.plan.to_json())
-        return MadePlan(pending.plan, None, pending.settle_queue)
+        settled = [str(key) for key in pending.extra.get("settled") or []]
+        return MadePlan(pending.plan, None, pending.settle_queue, settled=settled)
     engine_spec = options.engine or pending.extra.get("engine_spec")
     engine = get_engine(engine_spec)
     err.write(
