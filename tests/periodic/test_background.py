@@ -77,6 +77,17 @@ def prepare_now(example, engine: str) -> None:  # type: ignore[no-untyped-def]
     )
 
 
+def background_args(example) -> list[str]:  # type: ignore[no-untyped-def]
+    return [
+        "dream",
+        "--prepare",
+        "--background",
+        str(example.project),
+        "--claude-home",
+        str(example.claude_home),
+    ]
+
+
 def wait_for(condition, seconds: float = 120.0) -> bool:  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -181,14 +192,7 @@ def test_a_failed_run_logs_one_line_and_keeps_the_previous_plan(
     kept = snapshot_bytes(folder_of(settings))
     configure(settings, "[periodic]\ntimeout_minutes = 0.001\n")  # one second
     slow = f"scripted:{script_file(tmp_path, sleep=30)}"
-    args = [
-        "dream",
-        "--prepare",
-        "--background",
-        str(example.project),
-        "--claude-home",
-        str(example.claude_home),
-    ]
+    args = background_args(example)
     run = subprocess.run(
         [sys.executable, "-m", "consolidate", *args, "--engine", slow],
         capture_output=True, text=True, env=hook_env(example), cwd=tmp_path, timeout=60,
@@ -241,14 +245,7 @@ def test_a_project_that_is_gone_is_one_log_line(tmp_path, isolated_env, capsys) 
 
 def test_an_interpreter_without_our_dependencies_is_one_log_line(example, settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """The hook's python3 may run hooks (standard library only) yet lack pydantic: the run says so."""
-    args = [
-        "dream",
-        "--prepare",
-        "--background",
-        str(example.project),
-        "--claude-home",
-        str(example.claude_home),
-    ]
+    args = background_args(example)
     run = subprocess.run(
         [sys.executable, "-S", "-P", "-m", "consolidate", *args],
         capture_output=True, text=True, env=hook_env(example), cwd=tmp_path, timeout=60,

@@ -10,7 +10,7 @@ from consolidate.dream.run import DreamOptions
 from consolidate.periodic import store
 from consolidate.periodic.pending import folder_of, load_pending
 from consolidate.periodic.review import review_pending
-from tests.dream.scripted import CLEAN
+from tests.dream.scripted import CLEAN, DISCOVERY
 from tests.dream.test_dream_cli import L0
 from tests.helpers.memory import snapshot_bytes
 from tests.periodic.conftest import script_file
@@ -227,14 +227,7 @@ def test_a_dream_reviewed_meanwhile_supersedes_the_pending_plan(example, setting
 
 TWO_LEARNINGS = {
     "candidates": [
-        {
-            "kind": "correction",
-            "principle": "use `uv add`, never `pip install`",
-            "trigger": "adding a dependency",
-            "confidence": 0.9,
-            "impact": 0.8,
-            "evidence": [{"session": "s1", "quote": "no, use uv add"}],
-        },
+        DISCOVERY["candidates"][0],  # type: ignore[index]
         {
             "kind": "decision",
             "principle": "run `make migrate` before `make test` after pulling, the test DB is not migrated by the fixture",
