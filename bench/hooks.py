@@ -86,13 +86,24 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
         "UserPromptSubmit": json.dumps(
             {**base, "hook_event_name": "UserPromptSubmit", "prompt": "no, do it this way"}
         ),
+        # most tool calls match no lesson: answered from the lesson manifest
         "PreToolUse": json.dumps(
             {
                 **base,
                 "hook_event_name": "PreToolUse",
                 "tool_name": "Bash",
-                "tool_input": {"command": "make step7"},
+                "tool_input": {"command": "git status"},
                 "tool_use_id": "toolu_1",
+            }
+        ),  # fmt: skip
+        # a call a lesson matches: the full hook (injected once per context, then only checked)
+        "PreToolUse+lesson": json.dumps(
+            {
+                **base,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "make step7"},
+                "tool_use_id": "toolu_2",
             }
         ),  # fmt: skip
         "Stop": json.dumps({**base, "hook_event_name": "Stop", "stop_hook_active": False}),
@@ -167,7 +178,8 @@ def measure(runs: int, env: dict[str, str], project: Path, session: Session, tra
     }
     jobs = [(name, command, "") for name, command in baselines.items()]
     for event, data in payloads(project, transcript).items():
-        jobs += [(f"{event}|{launcher}", command(event), data) for launcher, command in launchers.items()]
+        name = event.split("+")[0]
+        jobs += [(f"{event}|{launcher}", command(name), data) for launcher, command in launchers.items()]
     for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
         subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
     times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}

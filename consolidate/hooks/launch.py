@@ -35,6 +35,11 @@ def bootstrap_main(event: str, via: str = "settings") -> int:
         from .entry import bootstrap_main as full
 
         return full(event, via=via)
+    return answer(event, env, state)
+
+
+def answer(event: str, env: Mapping[str, str], state: str) -> int:
+    """Run the hook for `event` on stdin: PreToolUse asks the manifests first."""
     if event != "PreToolUse":
         from .entry import run_hook
 

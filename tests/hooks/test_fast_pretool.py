@@ -204,3 +204,31 @@ def test_the_light_places_agree_with_the_full_ones(tmp_path: Path) -> None:
     for extra in ({}, {"CONSOLIDATE_STATE_DIR": "~/st/"}, {"CLAUDE_CONFIG_DIR": "~/cfg"}):
         merged = {k: v for k, v in {**env, **extra}.items() if k in extra or k not in ("CONSOLIDATE_STATE_DIR", "CLAUDE_CONFIG_DIR")}  # fmt: skip
         assert Path(launch.state_dir(merged)) == state_root(claude_home(None, merged), merged)
+
+
+# What each event may import beyond `python -I -S -c "import json"` (the counts of this change plus a
+# small margin): a new import on a hook path has to be paid on every prompt or tool call, so it must
+# raise a number here on purpose. The PreToolUse+lesson case runs the full hook.
+BUDGETS = {"PreToolUse": PRETOOL_BUDGET, "PreToolUse+lesson": 85, "SessionStart": 110, "UserPromptSubmit": 105, "Stop": 105}  # fmt: skip
+NEVER = {"tempfile", "shutil", "bz2", "lzma", "random", "msgspec", "orjson", "yaml", "jinja2", "markdown_it", "pydantic", "rich", "git", "anthropic", "claude_agent_sdk"}  # fmt: skip
+
+
+@pytest.mark.parametrize("event", sorted(BUDGETS))
+def test_each_hook_event_imports_within_its_budget(event: str, tmp_path: Path) -> None:
+    from tests.capture.fixtures import Session, write_session
+
+    project = guarded_project(tmp_path)
+    session = Session(cwd=str(project)).user("x" * 1200).assistant("done <!-- learning: keep it light -->")
+    transcript = write_session(Path(os.environ["CLAUDE_CONFIG_DIR"]), project, session)
+    command = "push --force --dry-run" if event == "PreToolUse+lesson" else "git status"
+    data = {**call(project, command), "session_id": session.session_id, "transcript_path": str(transcript),
+            "prompt": "no, the other way", "source": "startup", "stop_hook_active": False}  # fmt: skip
+    done, names = launched_imports(event.split("+")[0], data, project)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "consolidate.hooks.launch" in names
+    assert sorted(n for n in names if n.split(".")[0] in NEVER) == []
+    extra = sorted(names - json_only() - {"__main__"})
+    print(event, len(extra))
+    assert len(extra) <= BUDGETS[event], extra
+    if event == "PreToolUse+lesson":
+        assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
