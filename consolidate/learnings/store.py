@@ -11,7 +11,7 @@ import fcntl
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -79,7 +79,8 @@ class EpisodeStore:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
             yield
             self.sync_guard_marker()
-            manifest.rebuild(self.path)
+            with suppress(OSError):  # the hook then finds it stale and reads the episodes itself
+                manifest.rebuild(self.path)
 
     def sync_guard_marker(self) -> None:
         """Keep the guard marker (read by the shell launcher) in step with the episodes."""
