@@ -71,6 +71,8 @@ def parse_every(value: str) -> int:
 
 def choose_kind(wanted: str | None) -> str:
     """systemd when it runs this user's session, else cron; `--with` chooses."""
+    if wanted == "cron" and not shutil.which("crontab"):
+        raise ConsolidateError("crontab is not installed: no cron entry can be written (try --with systemd)")
     if wanted:
         return wanted
     if (

@@ -123,3 +123,14 @@ def test_cron_lines_space_projects_apart_and_escape_percent(tmp_path) -> None:  
     assert lines[0] == BEGIN and lines[-1] == END
     assert lines[1].startswith("7 12 */2 * * ") and lines[2].startswith("17 12 */2 * * ")
     assert lines[2].endswith(f"{tmp_path}/b\\%c >/dev/null 2>&1")
+
+
+def test_cron_without_crontab_says_so_in_one_line(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    empty = tmp_path / "empty-bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    code, out, err = schedule(capsys, "install", "--with", "cron", "--dry-run")
+    assert code == 1 and err.strip().endswith(
+        "crontab is not installed: no cron entry can be written (try --with systemd)"
+    )
+    assert "\n" not in err.strip() and out == ""
