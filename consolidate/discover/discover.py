@@ -22,6 +22,7 @@ from ..status import read_marker
 from ..transcripts.session import TranscriptFile
 from .candidates import queue_signal, to_candidate
 from .dedupe import merge_candidates
+from .echoes import ECHO_KIND, attach_echoes
 from .existing import compare, statements
 from .quality import rejection_reason
 from .scanner import SignalCache
@@ -95,6 +96,8 @@ def _run(
 
 def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> DiscoveryReport:
     """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
+    echoes = [s for s in signals if s.kind == ECHO_KIND]
+    signals = [s for s in signals if s.kind != ECHO_KIND]
     stats: Counter[str] = Counter(signals=len(signals))
     dropped_queue: list[str] = []
     kept: list[Candidate] = []
@@ -108,7 +111,9 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> DiscoveryRe
         kept.append(to_candidate(signal))
     known = statements(memory)
     candidates = []
-    for candidate in merge_candidates(kept):
+    merged = merge_candidates(kept)
+    attach_echoes(merged, [e for e in echoes if not e.redacted])
+    for candidate in merged:
         match = compare(candidate.principle, known)
         if match.category == "RECORDED":
             stats["dropped_recorded"] += 1

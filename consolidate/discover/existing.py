@@ -89,13 +89,18 @@ def _same_commands(principle: str, statement: str) -> bool:
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 
 
+_CLAUSE_END = re.compile(
+    r"\b(?:when|whenever|if|unless|because|since|while|so|but|where|for|in|on|at|with|from|during|within)\b"
+)
+
+
 @lru_cache(maxsize=4096)
 def negated_terms(text: str) -> frozenset[str]:
     """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""
     found: set[str] = set()
     for match in _NEGATED_SPAN.finditer(text.lower()):
-        found |= stems(match["span"])
+        found |= stems(_CLAUSE_END.split(match["span"], maxsplit=1)[0])  # "instead of X when possible"
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
         found |= stems(match.group(1))
     return frozenset(found - _CARRIER_VERBS)

@@ -6,7 +6,7 @@ Signals are plain data (cached per transcript between scans); `candidates` turns
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from ..secrets import redact
@@ -32,6 +32,9 @@ class Signal:
     redacted: bool = False  # the principle carried a secret: never emitted
     queue_id: str = ""
     channel: str = ""  # the capture channel of a queue item
+    # Earlier turns of the same session the lesson comes from (`uuid`, `timestamp`, `quote`): the user's
+    # turn a "remember that" points back at, or a turn that said the same rule again.
+    also: list[dict[str, str]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -89,6 +89,8 @@ class Turn:
     score: int = 0
     strength: float = 0.0
     before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
+    before_base: dict[str, str] = field(default_factory=dict)  # where the user's turn before was said
+    points_back: bool = False  # its rule was said before it (a "remember that" whose object came earlier)
     memory: bool = False
     soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
     reply: Reply = field(default_factory=lambda: NO_REPLY)
@@ -292,6 +294,7 @@ def memory_object(turn: Turn) -> str:
     own = rule_sentence(turn.text)
     if own:
         return own
+    turn.points_back = True  # the object was said before this turn: the user's previous turn taught it too
     confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
     if confirmed:
         return imperative(sentences(confirmed["rule"])[0], speaker="assistant")
