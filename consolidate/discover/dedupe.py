@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from ..models import Candidate, EvidenceRef
-from . import lexicon
 from .existing import contradicts, negated_terms
-from .text import STOPWORDS, overlap, stems
+from .spelling import misspelt
+from .text import overlap, stems
 
 MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
@@ -76,51 +76,6 @@ def clarity(candidate: Candidate) -> tuple[int, int, int]:
 
 
 _SWAP = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
-_LETTERS = re.compile(r"[^\W\d_]{3,}")
-
-
-def misspelt(text: str, others: list[str]) -> int:
-    """Words of `text` that look like a typo of a word the other wordings spell differently ("Uswd" beside
-    "Use", "Amemd" beside "amend"): close in spelling, same first letter, neither an inflection of the other."""
-    words = {w.lower() for w in _LETTERS.findall(text)}
-    seen = {w.lower() for other in others for w in _LETTERS.findall(other)}
-    spelt = {w for w in seen if _known_word(w)}
-    count = 0
-    for word in words - seen:
-        if not _known_word(word) and any(_typo_of(word, known) for known in spelt):
-            count += 1
-    return count
-
-
-def _known_word(word: str) -> bool:
-    """A word the lexicon itself spells (a stop word, a verb rules start with): never the typo."""
-    return word in STOPWORDS or bool(lexicon.DIRECTIVE.fullmatch(word) or _RULE_VERB.fullmatch(word))
-
-
-_RULE_VERB = re.compile(
-    r"update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
-    r"check|ask|mention|review|amend|push|merge|tag|test|verify|document|pass|omit|remind|follow|avoid|"
-    r"make|name|place|move|build|fix|change|edit|read|open|close|delete|rename|set|get|show|print|branch"
-)
-
-
-def _typo_of(word: str, known: str) -> bool:
-    if word[0] != known[0] or word.startswith(known) or known.startswith(word):
-        return False
-    if abs(len(word) - len(known)) > 1:
-        return False
-    return _distance(word, known) <= (1 if len(known) > 4 else 2) and len(known) >= 3
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein distance of two short words."""
-    previous = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        current = [i]
-        for j, y in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
-        previous = current
-    return previous[-1]
 
 
 def combine(cluster: list[Candidate]) -> Candidate:

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from .spelling import corrected
+
 _CANT = re.compile(r"^(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not|shouldn'?t|should not) ", re.I)
 _IE_CANT = re.compile(
     r"\s*\((?:i\.e\.|ie|that is),?\s+(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not) (?P<rule>[^()]+)\)",
@@ -32,7 +34,7 @@ _TRIGGER_COMMAND = re.compile(r"`([^`]+)`")
 
 def finish(principle: str, trigger: str) -> tuple[str, str]:
     """(principle, trigger) with the wording fixes above applied."""
-    text = principle.strip()
+    text = corrected(principle.strip())
     aside = _IE_CANT.search(text)
     if aside and _CANT.match(text):
         text = "Do not " + aside["rule"].strip()

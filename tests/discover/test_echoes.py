@@ -7,12 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from consolidate.discover.dedupe import merge_candidates, misspelt
+from consolidate.discover.dedupe import merge_candidates
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.echoes import attach_echoes, is_echo_text
 from consolidate.discover.existing import contradicts, negated_terms
 from consolidate.discover.signals import Signal, make_signal
+from consolidate.discover.spelling import corrected, misspelt
 from consolidate.discover.wording import finish
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.models import Candidate, EvidenceRef
@@ -164,3 +165,17 @@ def test_a_condition_after_a_swap_is_not_negated() -> None:
     assert negated_terms("Use `tspec` instead of `cargo` when possible") == frozenset({"cargo"})
     assert not contradicts("Use `tspec` instead of `cargo` when possible", "Use `tspec` when possible")
     assert contradicts("Use `tspec` instead of `cargo`", "Use `cargo` for builds")
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Amemd the session files first", "Amend the session files first"),
+        ("then amemd it", "then amend it"),
+        ("a smart start", "a smart start"),  # one key off, but not a neighbouring key: a real word
+        ("keep `amemd` as typed in code", "keep `amemd` as typed in code"),
+        ("Use the tests", "Use the tests"),
+    ],
+)
+def test_a_verb_one_key_off_is_spelt_right(typed: str, meant: str) -> None:
+    assert corrected(typed) == meant
