@@ -299,6 +299,7 @@ def _finish_turn(context: _Context, position: int) -> None:
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=language(turn.text),
         strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
+        standing=turn.reply.commitment or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
         **turn.base,
     )
     if not rejection_reason(signal):  # a signal the content rules will drop needs no trigger

@@ -35,6 +35,9 @@ class Signal:
     # Earlier turns of the same session the lesson comes from (`uuid`, `timestamp`, `quote`): the user's
     # turn a "remember that" points back at, or a turn that said the same rule again.
     also: list[dict[str, str]] = field(default_factory=list)
+    # The turn said it holds beyond the moment ("always", "from now on") even where the principle lost
+    # the word ("…, any reason not to "always" do that?"), or the reply promised to keep to it.
+    standing: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
