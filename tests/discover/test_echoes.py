@@ -179,3 +179,21 @@ def test_a_condition_after_a_swap_is_not_negated() -> None:
 )
 def test_a_verb_one_key_off_is_spelt_right(typed: str, meant: str) -> None:
     assert corrected(typed) == meant
+
+
+def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
+    writer = SessionWriter("e5")
+    writer.tool_call("Bash", {"command": "make test"}, "ok")
+    _, ids = writer.assistant(tools=[("Bash", {"command": "make lint"})])
+    writer.reject(ids[0])
+    writer.user('after the tests pass install the new build right away, any reason not to "always" do that?')
+    writer.assistant("No reason not to. I'll make that the default workflow going forward.")
+    (candidate,) = build_report(_signals(tmp_path, writer)).candidates
+    assert candidate.principle == "After the tests pass install the new build right away"
+    once = SessionWriter("e6")
+    once.tool_call("Bash", {"command": "make test"}, "ok")
+    _, ids = once.assistant(tools=[("Bash", {"command": "make lint"})])
+    once.reject(ids[0])
+    once.user("after the tests pass install the new build right away")
+    once.assistant("Installing.")
+    assert build_report(_signals(tmp_path / "once", once)).candidates == []
