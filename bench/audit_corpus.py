@@ -48,6 +48,9 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--examples", type=int, default=2)
     args = parser.parse_args()
+    if not args.corpus.is_dir():
+        print(f"skipped: the shared corpus is not at {args.corpus.resolve()} (pass --corpus PATH)")
+        return
     counts: Counter[str] = Counter()
     actions: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}

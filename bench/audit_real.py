@@ -194,14 +194,21 @@ def decisions(corpus: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["proposals", "budget", "decisions"])
+    parser.add_argument("what", nargs="*", help="proposals, budget and/or decisions (default: all three)")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--json", type=Path, help="proposals: also write each one in full to this file")
     args = parser.parse_args()
-    if args.what == "proposals":
-        proposals(args.corpus.resolve(), args.json)
-    else:
-        {"budget": budget, "decisions": decisions}[args.what](args.corpus.resolve())
+    wrong = [w for w in args.what if w not in ("proposals", "budget", "decisions")]
+    if wrong:
+        parser.error(f"unknown part(s): {', '.join(wrong)} (choose from proposals, budget, decisions)")
+    if not args.corpus.is_dir():
+        print(f"skipped: the shared corpus is not at {args.corpus.resolve()} (pass --corpus PATH)")
+        return
+    for what in args.what or ["proposals", "budget", "decisions"]:
+        if what == "proposals":
+            proposals(args.corpus.resolve(), args.json)
+        else:
+            {"budget": budget, "decisions": decisions}[what](args.corpus.resolve())
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Hook latency: p50/p95 wall time of each hook run as a process, against `python3 -c pass`.
 
 Each hook runs the way Claude Code runs it — a new process with the event's JSON on stdin — through
-the venv's `consolidate` console script and through `python -m consolidate`. The baselines are measured
+the shell launcher `consolidate install` and the plugin wire (`consolidate-hook.sh`, with the venv's
+interpreter recorded), the venv's `consolidate` console script and `python -m consolidate`. The baselines are measured
 in the same run: `python3 -c pass` (whatever `python3` is on PATH) and the venv's own interpreter with
 `-c pass` (the same interpreter the hook uses). The project is set up warm: 40 lessons with triggers, a
 few queued learnings, a live transcript that gains one exchange before every UserPromptSubmit and Stop.
@@ -36,7 +37,8 @@ from consolidate.capture.places import project_key  # noqa: E402
 from consolidate.learnings.store import EpisodeStore, store_path  # noqa: E402
 from tests.capture.fixtures import Session, append_session, write_session  # noqa: E402
 
-CORPUS = ROOT.parent / "shared" / "corpus" / "winksaville__tspec" / ".claude"
+CORPUS = ROOT.parent / "shared" / "corpus"
+CORPUS_PROJECT = "winksaville__tspec/.claude"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
 BYTECODE_OFF = "--no-bytecode" in sys.argv
 
@@ -97,16 +99,17 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
     }
 
 
-def corpus_tick(env: dict[str, str], base: Path) -> None:
-    if not CORPUS.is_dir():
-        print("\ncorpus not found; cold tick skipped")
+def corpus_tick(env: dict[str, str], base: Path, corpus: Path) -> None:
+    sessions = corpus / CORPUS_PROJECT
+    if not sessions.is_dir():
+        print(f"\ncold tick skipped: the shared corpus is not at {sessions.resolve()}")
         return
     project = base / "corpus-project"
     project.mkdir()
     projects = base / ".claude" / "projects"
     projects.mkdir(parents=True, exist_ok=True)
-    (projects / project_key(project)).symlink_to(CORPUS)
-    size = sum(p.stat().st_size for p in CORPUS.rglob("*.jsonl"))
+    (projects / project_key(project)).symlink_to(sessions)
+    size = sum(p.stat().st_size for p in sessions.rglob("*.jsonl"))
     command = [str(ROOT / ".venv" / "bin" / "consolidate"), "tick", "--project", str(project), "--json"]
     start = time.perf_counter()
     sliced = json.loads(
@@ -136,6 +139,7 @@ def main() -> None:
     parser.add_argument(
         "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE (compile every run)"
     )
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
     try:
@@ -143,7 +147,7 @@ def main() -> None:
         measure(args.runs, env, project, session, transcript)
         log = base / "state" / "hooks.log"
         print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
-        corpus_tick(env, base)
+        corpus_tick(env, base, args.corpus)
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
@@ -151,9 +155,11 @@ def main() -> None:
 def measure(runs: int, env: dict[str, str], project: Path, session: Session, transcript: Path) -> None:
     """Round-robin: each round runs every baseline and every hook once, so load hits all alike."""
     venv_python = str(ROOT / ".venv" / "bin" / "python")
-    launchers = {
-        "console script": [str(ROOT / ".venv" / "bin" / "consolidate")],
-        "python -m": [venv_python, "-m", "consolidate"],
+    script = str(ROOT / "consolidate" / "hooks" / "consolidate-hook.sh")
+    launchers = {  # how each launcher runs one event
+        "sh launcher": lambda e: ["/bin/sh", script, e, "--python", venv_python, "--path", str(ROOT)],
+        "console script": lambda e: [str(ROOT / ".venv" / "bin" / "consolidate"), "hook", e],
+        "python -m": lambda e: [venv_python, "-m", "consolidate", "hook", e],
     }
     baselines = {
         "python3 -c pass": [shutil.which("python3") or "python3", "-c", "pass"],
@@ -161,10 +167,7 @@ def measure(runs: int, env: dict[str, str], project: Path, session: Session, tra
     }
     jobs = [(name, command, "") for name, command in baselines.items()]
     for event, data in payloads(project, transcript).items():
-        jobs += [
-            (f"{event}|{launcher}", [*command, "hook", event], data)
-            for launcher, command in launchers.items()
-        ]
+        jobs += [(f"{event}|{launcher}", command(event), data) for launcher, command in launchers.items()]
     for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
         subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
     times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}

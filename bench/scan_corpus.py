@@ -29,12 +29,12 @@ SOURCES = [
 ]
 
 
-def link_corpus(target: Path, copies: int) -> None:
+def link_corpus(target: Path, copies: int, corpus: Path = CORPUS) -> None:
     """`copies` times every session (and its subagents) of the corpus, linked under fresh names."""
     target.mkdir(parents=True)
     for copy in range(copies):
         for index, source in enumerate(SOURCES):
-            folder = CORPUS / source
+            folder = corpus / source
             for entry in folder.iterdir():
                 name = f"c{copy}s{index}-{entry.name}"
                 if entry.suffix == ".jsonl" or (entry / "subagents").is_dir():
@@ -118,9 +118,14 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print the candidates found in the corpus")
     parser.add_argument("--scales", default="1,2,4", help="corpus multiples for the memory measurement")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per measurement; the fastest counts")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child[0], Path(args.child[1]), Path(args.child[2]))))
+        return
+    missing = [s for s in SOURCES if not (args.corpus / s).is_dir()]
+    if missing:
+        print(f"skipped: the shared corpus is not at {args.corpus.resolve()} (missing {missing[0]})")
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
@@ -128,7 +133,7 @@ def main() -> None:
               "  import_s")  # fmt: skip
         for scale in (int(s) for s in args.scales.split(",")):
             directory = root / f"x{scale}" / "sessions"
-            link_corpus(directory, scale)
+            link_corpus(directory, scale, args.corpus)
             state = root / f"x{scale}" / "state"
             measure("baseline", directory, state)  # warm the page cache for both
             baseline, full, rescan = best_of(args.rounds, directory, state)

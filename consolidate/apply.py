@@ -21,9 +21,10 @@ from memory_layout.pointers import find_links, has_broken_link, rebase_links, un
 from memory_layout.tree import link_candidates
 
 from .errors import ConsolidateError
-from .fsutil import atomic_write, digest_file
+from .fsutil import atomic_write
 from .journal import COMPLETE, Journal
 from .moves import move_section
+from .parts import applied_before, record_part
 from .plan import (
     AddEntry,
     Change,
@@ -72,19 +73,6 @@ class ApplyReport:
         )
 
 
-def check_snapshot(plan: Plan, paths: dict[str, Path]) -> None:
-    """Refuse a plan made against files that have changed since, naming the first one."""
-    for name, recorded in plan.snapshot.items():
-        try:
-            current = digest_file(paths[name])
-        except OSError as exc:
-            raise PlanError(f"snapshot: cannot read {name}: {exc.strerror or exc}") from None
-        if current != recorded:
-            raise ConsolidateError(
-                f"{name} changed since the plan was made ({recorded[:19]}… → {current[:19]}…); make a new plan"
-            )
-
-
 def apply_plan(
     plan: Plan,
     scope: WriteScope,
@@ -93,14 +81,19 @@ def apply_plan(
     confirm_l0: bool = False,
     journal_dir: Path,
     on_step: StepHook | None = None,
+    parts_dir: Path | None = None,
 ) -> ApplyReport:
-    """Apply the selected proposals of `plan`; the caller holds the run lock."""
+    """Apply the selected proposals of `plan`; the caller holds the run lock. With `parts_dir` the plan
+    may be applied in parts: what earlier parts applied is skipped, and their changes are expected."""
     selected = plan.select(only)
     paths = check_scope(plan, selected, scope)
-    check_snapshot(plan, paths)
+    earlier = applied_before(plan, paths, parts_dir)
     workspace = Workspace(scope.memory_dir)
     results = [ProposalResult(p) for p in selected]
     for result in results:
+        if result.proposal.id in earlier:
+            result.status = "skipped: already applied"
+            continue
         if _needs_confirmation(result.proposal, paths, scope) and not confirm_l0:
             result.status = (
                 f"skipped: changes ~/.claude/CLAUDE.md; confirm it on a terminal or name it with --only "
@@ -136,6 +129,12 @@ def apply_plan(
         _execute(changes, on_step or (lambda step: None))
         report.journal.mark(COMPLETE)
     _verify(report, workspace, changes, paths)
+    if parts_dir is not None and changes:
+        done = earlier | {r.proposal.id for r in results if r.done}
+        record_part(plan, paths, parts_dir, done, changes)
+        left = [p.id for p in plan.proposals if p.id not in done]
+        report.notes.append(f"still to apply from this plan: {', '.join(left)}" if left else
+                            "every proposal of this plan is applied")  # fmt: skip
     return report
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TextIO
 
 from .apply import ApplyReport, apply_plan, l0_proposals
-from .console import is_terminal, print_table, warn
+from .console import ask_on_terminal, is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
 from .review import Ask, ask_approval, preview_group_diff, show_plan
-from .runs import journal_dir, write_scope, writing_run
+from .runs import journal_dir, parts_dir, write_scope, writing_run
 from .settings import Settings
 
 
@@ -35,7 +35,7 @@ def choose(
     l0 = l0_proposals(plan, scope)
     # the diff from the changes themselves, never the plan's own text
     show_plan(plan, lambda proposals: preview_group_diff(plan, proposals, scope), out, l0)
-    approved = ask_approval(plan.select(None), ask or input, out, l0, plan.groups)
+    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0, plan.groups)
     return approved, True
 
 
@@ -58,7 +58,12 @@ def run_apply(
         return None
     with writing_run(settings):
         report = apply_plan(
-            plan, write_scope(settings), only=ids, confirm_l0=confirm_l0, journal_dir=journal_dir(settings)
+            plan,
+            write_scope(settings),
+            only=ids,
+            confirm_l0=confirm_l0,
+            journal_dir=journal_dir(settings),
+            parts_dir=parts_dir(settings),
         )
     print_summary(report, out)
     ack_queue_items(settings, report, [])

@@ -12,7 +12,8 @@ from typing import NoReturn
 
 from .errors import ConsolidateError, UsageError
 
-# Each name is a module in consolidate.commands exposing HELP, add_arguments(parser) and run(args).
+# Each name is a module in consolidate.commands exposing HELP, add_arguments(parser) and run(args), and
+# optionally SHARED: which of the shared options it takes (default: both).
 COMMANDS = (
     "status",
     "dream",
@@ -41,10 +42,17 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def common_options() -> _Parser:
+SHARED = ("memory-dir", "claude-home")
+
+
+def common_options(shared: Sequence[str] = SHARED) -> _Parser:
     common = _Parser(add_help=False)
-    common.add_argument("--memory-dir", help="use this memory dir instead of the one Claude Code derives")
-    common.add_argument("--claude-home", help="Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    if "memory-dir" in shared:
+        common.add_argument("--memory-dir", help="use this memory dir instead of the one Claude Code derives")
+    if "claude-home" in shared:
+        common.add_argument(
+            "--claude-home", help="Claude config dir (default: $CLAUDE_CONFIG_DIR or ~/.claude)"
+        )
     return common
 
 
@@ -53,9 +61,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(prog="consolidate", description="Keep a coding agent's memory true, small and useful.")
     parser.add_argument("--version", action="version", version=f"consolidate {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    common = common_options()
     for name in [only] if only else COMMANDS:
         module = importlib.import_module(f"consolidate.commands.{name.replace('-', '_')}")
+        common = common_options(getattr(module, "SHARED", SHARED))
         command = sub.add_parser(name, help=module.HELP, description=module.HELP, parents=[common])
         module.add_arguments(command)
         command.set_defaults(run=module.run)
@@ -77,8 +85,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise UsageError("consolidate: a command is required (see consolidate --help)")
         return int(args.run(args) or 0)
     except ConsolidateError as exc:
-        sys.stderr.write(f"consolidate: {str(exc).removeprefix('consolidate: ')}\n")
+        sys.stderr.write(one_line_error(exc) + "\n")
         return exc.exit_code
+    except SystemExit as exc:  # --help and --version print and stop: still an exit code, not an exit
+        return exc.code if isinstance(exc.code, int) else 0
     except KeyboardInterrupt:
         sys.stderr.write("consolidate: interrupted\n")
         return 130
@@ -95,6 +105,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"consolidate: internal error: {type(exc).__name__}: {exc} (CONSOLIDATE_DEBUG=1 shows more)\n"
         )
         return 1
+
+
+def one_line_error(exc: BaseException) -> str:
+    """`consolidate: <reason>` once: a parser's message already starts with the command's name."""
+    text = " ".join(str(exc).split())
+    return text if text.startswith(("consolidate: ", "consolidate ")) else f"consolidate: {text}"
 
 
 def main_entry() -> NoReturn:

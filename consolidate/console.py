@@ -84,5 +84,23 @@ def print_markdown(text: str, stream: TextIO | None = None) -> None:
     Console(file=stream).print(Markdown(text))
 
 
+def ask_on_terminal(question: str) -> str:
+    """Ask on the terminal itself (`/dev/tty`), so a piped stdout carries only the report and the
+    question is never lost in the pipe; stdin and stderr when there is no such device. EOFError at
+    the end of input, KeyboardInterrupt on Ctrl-C."""
+    try:
+        with open("/dev/tty", "r+", encoding="utf-8", errors="replace") as tty:
+            tty.write(question)
+            tty.flush()
+            line = tty.readline()
+    except OSError:
+        sys.stderr.write(question)
+        sys.stderr.flush()
+        line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\r\n")
+
+
 def warn(message: str) -> None:
     sys.stderr.write(f"consolidate: {message}\n")

@@ -15,5 +15,13 @@ class UsageError(ConsolidateError):
     exit_code = 2
 
 
+class NoAnswer(ConsolidateError):
+    """The person left the review prompt without answering (end of input, Ctrl-C): nothing applied."""
+
+    def __init__(self, message: str, exit_code: int = 0) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
 class LockedError(ConsolidateError):
     """Another run holds the lock for this memory dir."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from memory_layout.files import NotRegularFile, is_regular, read_regular
 
@@ -52,6 +54,36 @@ def atomic_write(path: Path, data: bytes) -> None:
         Path(temp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def parse_json_object(text: str | None) -> dict[str, Any]:
+    """The JSON object `text` holds, or {} for nothing, invalid JSON or another JSON value."""
+    if not text:
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_json_object(path: Path) -> dict[str, Any]:
+    """The JSON object in a file, or {} when it is absent, unreadable or not an object."""
+    try:
+        return parse_json_object(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return {}
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """`atomic_write` unless the file already holds exactly `data`; whether it wrote."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    atomic_write(path, data)
+    return True
 
 
 _TEMP = re.compile(r"\.(?P<name>.+)\.[A-Za-z0-9_]{8}\.tmp")  # what mkstemp makes for atomic_write

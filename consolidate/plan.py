@@ -229,9 +229,9 @@ class Plan(_Model):
     def _unique_ids(cls, proposals: list[Proposal]) -> list[Proposal]:
         seen: set[str] = set()
         for proposal in proposals:
-            if proposal.id in seen:
+            if proposal.id.casefold() in seen:
                 raise ValueError(f"duplicate proposal id {proposal.id}")
-            seen.add(proposal.id)
+            seen.add(proposal.id.casefold())
         return proposals
 
     @model_validator(mode="after")
@@ -263,12 +263,12 @@ class Plan(_Model):
         chosen = self.proposals
         if only is not None:
             only = self.expand(only)
-            known = {p.id for p in self.proposals}
-            unknown = [pid for pid in only if pid not in known]
+            known = {p.id.casefold() for p in self.proposals}  # p2 is P2, as in the review prompt
+            unknown = [pid for pid in only if pid.casefold() not in known]
             if unknown:
                 raise UsageError(f"--only names unknown proposal(s): {', '.join(unknown)}")
-            wanted = set(only)
-            chosen = [p for p in self.proposals if p.id in wanted]
+            wanted = {pid.casefold() for pid in only}
+            chosen = [p for p in self.proposals if p.id.casefold() in wanted]
         position = {id(p): n for n, p in enumerate(self.proposals)}  # not .index(): that compares models
         return sorted(chosen, key=lambda p: (p.order, position[id(p)]))
 

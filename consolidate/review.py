@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
+from .errors import NoAnswer
 from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
 from .secrets import redact
 from .workspace import ChangeFailed, Workspace
@@ -167,16 +168,27 @@ def _one_line(text: str) -> str:
 def ask_approval(
     proposals: list[Proposal],
     ask: Ask,
-    out: TextIO,
     l0: set[str] | None = None,
     groups: list[ProposalGroup] | None = None,
 ) -> list[str]:
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
-    At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them."""
+    At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them.
+    Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and nothing counts
+    as rejected."""
+    try:
+        return _ask_approval(proposals, ask, l0, groups or [])
+    except EOFError:
+        raise NoAnswer("no answer at the prompt (end of input): nothing applied") from None
+    except KeyboardInterrupt:
+        raise NoAnswer("interrupted at the prompt: nothing applied", exit_code=130) from None
+
+
+def _ask_approval(
+    proposals: list[Proposal], ask: Ask, l0: set[str] | None, groups: list[ProposalGroup]
+) -> list[str]:
     if not proposals:
         return []
-    known = [g.id for g in groups or []] + [p.id for p in proposals]
-    members = {g.id: g.items for g in groups or []}
+    members = {g.id: g.items for g in groups}
     in_groups = f" in {len(groups)} group(s)" if groups else ""
     while True:
         answer = (
@@ -190,15 +202,11 @@ def ask_approval(
         if answer in ("r", "reject", "n", "no", "q", ""):
             return []
         if answer in ("s", "select"):
-            picked = ask(f"Which ids (comma-separated, of {', '.join(known)}): ")
-            by_key = {pid.casefold(): pid for pid in known}
-            typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
-            chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-            unknown = [pid for pid in chosen if pid not in known]
+            chosen, unknown = _select(proposals, groups, ask, "")
+            while unknown:
+                chosen, unknown = _select(proposals, groups, ask, f"unknown id(s): {', '.join(unknown)}\n")
             chosen = [item for pid in chosen for item in members.get(pid, [pid])]
-            if not unknown:
-                break
-            out.write(f"unknown id(s): {', '.join(unknown)}\n")
+            break
     approved = []
     for proposal in proposals:
         if proposal.id not in chosen:
@@ -209,3 +217,18 @@ def ask_approval(
                 continue
         approved.append(proposal.id)
     return approved
+
+
+def _select(
+    proposals: list[Proposal], groups: list[ProposalGroup], ask: Ask, problem: str
+) -> tuple[list[str], list[str]]:
+    """The ids picked (any case) from a list that shows each id (a group's, then each proposal's) with
+    its summary; (chosen, unknown)."""
+    rows = [(g.id, f"{g.action} ×{len(g.items)}", g.summary) for g in groups]
+    rows += [(p.id, p.action, p.summary) for p in proposals]
+    listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
+    picked = ask(f"{problem}{listing}Which ids (comma-separated): ")
+    by_key = {pid.casefold(): pid for pid, _, _ in rows}
+    typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+    chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
+    return chosen, [pid for pid in chosen if pid not in by_key.values()]

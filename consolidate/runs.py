@@ -18,6 +18,11 @@ def journal_dir(settings: Settings) -> Path:
     return settings.run_dir("journal")
 
 
+def parts_dir(settings: Settings) -> Path:
+    """Where plans applied in parts record what each part did."""
+    return settings.run_dir("plans")
+
+
 def write_scope(settings: Settings) -> WriteScope:
     layout = settings.layout
     team = TeamScope(layout.team_dir, layout.git_root) if layout.team_dir and layout.git_root else None
@@ -61,20 +66,29 @@ def check_memory_files(settings: Settings) -> None:
 
 
 @contextmanager
-def writing_run(settings: Settings, *, allow_pending: bool = False) -> Iterator[None]:
-    """Hold the memory dir's lock; refuse to start over a run that was interrupted."""
+def writing_run(settings: Settings, *, allow_pending: bool = False, dry: bool = False) -> Iterator[None]:
+    """Hold the memory dir's lock; refuse to start over a run that was interrupted. A `dry` run only
+    reads: it makes the same checks but takes no lock (the lock file would be a write)."""
     check_memory_dir(settings)
     check_memory_files(settings)
+    if dry:
+        _refuse_pending(settings)
+        yield
+        return
     with run_lock(lock_file(settings), str(settings.memory_dir)):
         if not allow_pending:
-            pending = pending_journal(journal_dir(settings))
-            if pending is not None:
-                raise ConsolidateError(
-                    f"run {pending.run_id} was interrupted before it finished; "
-                    "`consolidate undo` restores the files it touched"
-                )
+            _refuse_pending(settings)
             _sweep_temp_files(settings)
         yield
+
+
+def _refuse_pending(settings: Settings) -> None:
+    pending = pending_journal(journal_dir(settings))
+    if pending is not None:
+        raise ConsolidateError(
+            f"run {pending.run_id} was interrupted before it finished; "
+            "`consolidate undo` restores the files it touched"
+        )
 
 
 def _sweep_temp_files(settings: Settings) -> None:

@@ -18,7 +18,9 @@ PREVIEW = 100
 
 
 def run_queue(args: argparse.Namespace) -> int:
-    bucket = bucket_for(getattr(args, "project", None) or os.getcwd())
+    from ..commands.options import project_of
+
+    bucket = bucket_for(project_of(args) or os.getcwd())
     as_json = getattr(args, "json", False)
     with open_queue(getattr(args, "claude_home", None)) as queue:
         if args.action == "status":
@@ -26,7 +28,7 @@ def run_queue(args: argparse.Namespace) -> int:
         elif args.action == "peek":
             _peek(queue.pending(bucket, args.channel), as_json)
         else:
-            ids = [queue.resolve(bucket, prefix) for prefix in args.ids]
+            ids = [queue.resolve(bucket, prefix.lower()) for prefix in args.ids]
             acked = queue.ack(bucket, ids)
             _emit(as_json, {"acked": acked}, "".join(f"acked {i[:12]}\n" for i in acked))
     return 0
@@ -56,11 +58,12 @@ def _emit(as_json: bool, data: dict[str, Any], text: str) -> None:
 
 
 def run_tick_command(args: argparse.Namespace) -> int:
+    from ..commands.options import project_of
     from .tick import TickScope, run_tick
 
     home = claude_home(args.claude_home)
     state = state_root(home)
-    cwd = os.path.realpath(args.project or os.getcwd())
+    cwd = os.path.realpath(project_of(args) or os.getcwd())
     config = load_config(state, repo_root(cwd))
     for problem in config.problems:
         sys.stderr.write(f"consolidate: {problem}\n")

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..fsutil import atomic_write
 from ..secrets import redact, redact_clip
+from ..transcripts.markers import without_markers
 from ..transcripts.records import Record, human_text
 from .places import project_key
 
@@ -68,7 +69,7 @@ def _remember(items: list[Any], item: Any, keep: int, dedupe: bool = True) -> No
 
 
 def _line(text: str) -> str:
-    return " ".join(redact_clip(text, ENTRY_CHARS).split())
+    return " ".join(redact_clip(without_markers(text), ENTRY_CHARS).split())
 
 
 def render_handoff(facts: dict[str, Any], project: Path, ended: datetime) -> str:

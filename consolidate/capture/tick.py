@@ -18,7 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from ..learnings.store import EpisodeStore, store_path
+from ..learnings.store import open_store
 from ..transcripts.lines import LineStats
 from ..transcripts.markers import find_markers
 from ..transcripts.records import normalize
@@ -67,6 +67,7 @@ class TickScope:
     byte_budget: int | None = None
     wait: bool = True
     transcripts_override: Path | None = None  # a hook knows the live transcript's folder
+    deliver_nudge: bool = True  # False for a caller that cannot speak to the model (Stop): it stays due
 
     @property
     def project(self) -> Path:
@@ -106,19 +107,21 @@ def _scan(scope: TickScope, queue: Queue, bucket: str, result: TickResult, now: 
     _capture_lessons(scope, found.lessons, result, now)
     if os.environ.get(FAULT_ENV) == "after-enqueue":
         os._exit(9)
-    _report_live(state, _live(transcripts, scope.live_transcript), scope.config, result)
+    _report_live(state, _live(transcripts, scope.live_transcript), scope, result)
     state.forget_missing()
     _drop_old_facts(state, now)
     state.save(scope.scan_file)
     result.typos, result.scanned = found.typos, True
 
 
-def _report_live(state: ScanState, live_path: Path, config: Config, result: TickResult) -> None:
-    """The watchdog's nudge and the handoff facts of the session the tick speaks for."""
+def _report_live(state: ScanState, live_path: Path, scope: TickScope, result: TickResult) -> None:
+    """The watchdog's nudge (once per dry stretch, by a caller that can deliver it) and the handoff
+    facts of the session the tick speaks for."""
     live = state.files.get(state_key(live_path))
     if live is None:
         return
-    if "watch" in live.data:
+    config = scope.config
+    if "watch" in live.data and scope.deliver_nudge:
         result.nudge = watchdog.nudge(live.data["watch"], config.watchdog_turns, config.watchdog_chars)
     result.live_facts = live.data.get("handoff")
 
@@ -188,7 +191,7 @@ def _capture_lessons(
         return
     from ..errors import UsageError
 
-    store = EpisodeStore(store_path(scope.state_dir, scope.project))
+    store = open_store(scope.state_dir, scope.project)
     for lesson in lessons:
         try:
             episode, is_new = store.capture(lesson, now)

@@ -1,26 +1,22 @@
-"""consolidate apply PLAN [--only P1,P3] [--yes]"""
+"""consolidate apply PLAN [--project DIR] [--only P1,P3] [--yes]"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from .options import add_project, parse_ids, settings_of
+
 HELP = "apply a plan's proposals (all with --yes, or the ones named by --only) — journaled, undoable"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("plan", help="plan file written by `consolidate dream --plan-out` (or by hand)")
-    parser.add_argument("--project", help="the project the plan is for (default: the current directory)")
+    add_project(parser, positional=False)
     parser.add_argument("--only", help="comma-separated proposal ids to apply, e.g. P1,P3")
     parser.add_argument(
         "--yes", "-y", action="store_true", help="apply without asking (L0 changes still need --only)"
     )
-
-
-def parse_ids(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    return [part.strip() for part in value.split(",") if part.strip()]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -28,11 +24,10 @@ def run(args: argparse.Namespace) -> int:
 
     from ..applying import run_apply
     from ..plan import check_plan_matches, load_plan
-    from ..settings import load_settings
 
+    settings = settings_of(args)
     plan = load_plan(Path(args.plan))
     # The write scope comes from this invocation, never from the plan: a plan only says what it was made for.
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
     check_plan_matches(plan, settings)
     report = run_apply(
         plan, settings, only=parse_ids(args.only), yes=args.yes, stdin=sys.stdin, out=sys.stdout

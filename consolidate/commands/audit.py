@@ -8,6 +8,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from .options import add_project, settings_of
+
 if TYPE_CHECKING:
     from ..models import AuditReport
 
@@ -15,23 +17,15 @@ HELP = "verify what memory says against the code and git: stale, contradicting, 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..audit import audit
-    from ..errors import UsageError
-    from ..settings import load_settings
-
-    if args.project:
-        from pathlib import Path
-
-        if not Path(args.project).is_dir():
-            raise UsageError(f"not a directory: {args.project}")
     from ..runs import check_memory_files
 
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     check_memory_files(settings)
     report = audit(settings, progress=_progress())
     from ..team.audit import with_team_findings

@@ -1,15 +1,17 @@
-"""consolidate dream [PROJECT]"""
+"""consolidate dream [PROJECT] [--engine E] [--fallback offline] …"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "consolidate memory: audit what is remembered, mine recent sessions, review and apply the diffs"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument(
         "--engine",
         help="offline (default), claude-sdk, anthropic, reports:DIR (saved agent reports), scripted:FILE, fake:NAME",
@@ -33,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--max-add", type=int, default=7, metavar="N", help="at most N new learnings per run (default 7)"
     )
+    parser.add_argument(
+        "--fallback", choices=["offline"],
+        help="when the engine cannot run (no credentials, no CLI), use the offline engine instead of failing",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,9 +46,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..dream.run import DreamOptions, check_options, run_dream
     from ..errors import UsageError
-    from ..settings import load_settings
     from ..timeparse import since_option
-    from .apply import parse_ids
+    from .options import parse_ids
 
     if not 1 <= args.max_add <= 50:
         raise UsageError("--max-add must be between 1 and 50")
@@ -55,8 +60,9 @@ def run(args: argparse.Namespace) -> int:
         plan_out=Path(args.plan_out) if args.plan_out else None,
         since=since_option(args.since) if args.since else None,
         max_add=args.max_add,
+        fallback=args.fallback,
     )
     check_options(options)
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     result = run_dream(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
     return 0 if result.report is None or result.report.ok else 1

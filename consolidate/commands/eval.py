@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+SHARED: tuple[str, ...] = ()  # runs its own scenarios: no project, memory dir or config dir
 HELP = "measure the dream on labeled, seeded scenarios: precision/recall per phase, false REMOVEs, leaks"
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+SHARED = ("claude-home",)
 HELP = "run a Claude Code hook: SessionStart, UserPromptSubmit, PreToolUse or Stop (JSON on stdin)"
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from .options import add_project
+
+SHARED = ("claude-home",)
 HELP = "the learnings engine: capture episodes (JSON on stdin), score, lint, promote, archive, bump, report"
 ACTIONS = {
     "capture": "record episodes read as JSON on stdin (an object, an array or JSON lines)",
@@ -17,9 +20,9 @@ ACTIONS = {
 }
 
 
-def add_scope_options(parser: argparse.ArgumentParser, top: bool = False) -> None:
+def add_scope_options(parser: argparse.ArgumentParser, top: bool = False, positional: bool = False) -> None:
     """Options every action takes; SUPPRESS keeps a value given before the action."""
-    parser.add_argument("--project", default=argparse.SUPPRESS, help="project directory (default: cwd)")
+    add_project(parser, positional=positional, keep=True)
     parser.add_argument(
         "--global", dest="global_store", action="store_true", default=argparse.SUPPRESS,
         help="use the global store (lessons for every project) instead of the project's",
@@ -34,9 +37,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     for name, text in ACTIONS.items():
         action = actions.add_parser(name, help=text, description=text)
-        add_scope_options(action)
-        if name in ("promote", "archive", "bump", "confirm"):
-            action.add_argument("id", help="episode id, e.g. EP-20260411-007")
+        with_id = name in ("promote", "archive", "bump", "confirm")
+        if with_id:
+            action.add_argument("id", help="episode id, e.g. EP-20260411-007 (any case)")
+        add_scope_options(action, positional=not with_id)
         if name == "promote":
             action.add_argument("--yes", "-y", action="store_true", help="apply without asking")
             action.add_argument("--plan-out", help="write the plan to this file instead of applying it")

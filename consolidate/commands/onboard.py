@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .share import add_project, project_of
+from .options import add_project, parse_ids, settings_of
 
 HELP = (
     "a newcomer brief from the team memory and CLAUDE.md (build and test, conventions, gotchas, decisions, "
@@ -33,15 +33,13 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from ..errors import UsageError
-    from ..settings import load_settings
     from ..team.onboard import OnboardOptions, run_onboard
-    from .apply import parse_ids
 
     if (args.yes or args.only or args.dry_run) and not args.seed:
         raise UsageError("--yes, --only and --dry-run go with --seed: without it onboard writes no memory")
     if args.yes and args.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
-    settings = load_settings(project_of(args), memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     options = OnboardOptions(
         out=Path(args.out) if args.out else None,
         json=args.json,

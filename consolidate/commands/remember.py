@@ -5,14 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "remember one fact or rule now: duplicate check, layer choice, one reviewed change (no agents)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("text", help='what to remember, e.g. "when deploying: run the smoke tests first"')
-    parser.add_argument("--project", help="project directory (default: the current directory)")
+    add_project(parser, positional=False)
     parser.add_argument(
-        "--layer", choices=["L0", "L1", "L2", "L3"], help="where it belongs (default: chosen from the text)"
+        "--layer",
+        type=str.upper,
+        choices=["L0", "L1", "L2", "L3"],
+        help="where it belongs (default: chosen from the text)",
     )
     parser.add_argument("--section", help="MEMORY.md section (default: by kind)")
     parser.add_argument("--yes", "-y", action="store_true", help="apply without asking (never for L0)")
@@ -22,11 +27,10 @@ def run(args: argparse.Namespace) -> int:
     from ..console import is_terminal
     from ..dream.remember import remember
     from ..errors import UsageError
-    from ..settings import load_settings
 
     if not args.yes and not is_terminal(sys.stdin):
         raise UsageError("no terminal to confirm on: pass --yes")
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     report = remember(
         settings, args.text, layer=args.layer, section=args.section, yes=args.yes, out=sys.stdout
     )

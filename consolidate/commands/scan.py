@@ -7,11 +7,13 @@ import json
 import sys
 from typing import Any
 
+from .options import add_project, settings_of
+
 HELP = "mine the sessions since the last consolidation for learnings (offline, no model calls)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument("--json", action="store_true", help="print the discovery report as JSON")
     parser.add_argument(
         "--since",
@@ -31,14 +33,13 @@ def run(args: argparse.Namespace) -> int:
 
     from ..discover import discover, load_memory_texts
     from ..errors import UsageError
-    from ..settings import load_settings
     from ..timeparse import since_option
 
     since = since_option(args.since) if args.since else None
     directory = Path(args.transcripts).expanduser() if args.transcripts else None
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--transcripts: no such directory: {directory}")
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     sessions = None
     if args.all and since is None:
         from ..transcripts import find_transcripts

@@ -5,16 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import add_project, parse_ids, settings_of
+
 HELP = (
     "share project memory with the team through git: review what goes to .claude/team-memory/ "
     "(journaled, undoable, never committed); --check finds secrets, dangling pointers, an over-budget index"
 )
-
-
-def add_project(parser: argparse.ArgumentParser) -> None:
-    """PROJECT, and `--project DIR` for the same."""
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
-    parser.add_argument("--project", dest="project_option", metavar="DIR", help="the same as PROJECT")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,11 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
-    from ..settings import load_settings
-    from .apply import parse_ids
 
-    project = project_of(args)
-    settings = load_settings(project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     if args.check:
         from ..team.check import check_team, print_check
 
@@ -67,15 +60,3 @@ def run(args: argparse.Namespace) -> int:
     )
     report = run_share(settings, options, out=sys.stdout, err=sys.stderr, stdin=sys.stdin)
     return 0 if report is None or report.ok else 1
-
-
-def project_of(args: argparse.Namespace) -> str | None:
-    """PROJECT or --project DIR (both naming the same directory)."""
-    import os
-
-    from ..errors import UsageError
-
-    positional, option = args.project, args.project_option
-    if positional and option and os.path.realpath(positional) != os.path.realpath(option):
-        raise UsageError(f"PROJECT {positional} and --project {option} name different directories")
-    return positional or option

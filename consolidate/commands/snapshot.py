@@ -6,11 +6,13 @@ import argparse
 import json
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "write the gather agents' task prompts for a Claude Code session (the plugin's dream skill)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument(
         "--out", metavar="DIR", help="folder for the tasks and reports (default: a new run folder)"
     )
@@ -28,11 +30,10 @@ def run(args: argparse.Namespace) -> int:
     from ..capture.queue import pending_items
     from ..console import warn
     from ..engines.handoff import write_handoff
-    from ..settings import load_settings
     from ..status import read_marker
     from ..timeparse import since_option
 
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     since = since_option(args.since) if args.since else read_marker(settings.memory_dir)
     layout = settings.layout
     try:

@@ -6,20 +6,21 @@ import argparse
 import json
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "show the memory index against its budget, sections, defects and the last consolidation"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument("--json", action="store_true", help="print the status as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     from ..runs import check_memory_files
-    from ..settings import load_settings
     from ..status import build_status
 
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     check_memory_files(settings)
     status = build_status(settings)
     if args.json:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .options import add_project, settings_of
+
 HELP = "restore every file the last applied run touched (also after the trash was emptied)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("project", nargs="?", help="project directory (default: the current directory)")
+    add_project(parser)
     parser.add_argument("--force", action="store_true", help="restore even files edited since that run")
 
 
@@ -17,9 +19,8 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import ConsolidateError
     from ..journal import latest_undoable
     from ..runs import journal_dir, writing_run
-    from ..settings import load_settings
 
-    settings = load_settings(args.project, memory_dir=args.memory_dir, home=args.claude_home)
+    settings = settings_of(args)
     with writing_run(settings, allow_pending=True):
         journal = latest_undoable(journal_dir(settings))
         conflicts = journal.conflicts()

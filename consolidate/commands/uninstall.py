@@ -1,21 +1,20 @@
-"""consolidate uninstall [--project [DIR]] [--dry-run]"""
+"""consolidate uninstall [--scope user|project] [PROJECT] [--dry-run]"""
 
 from __future__ import annotations
 
 import argparse
 
+from .install import add_scope, scoped_project
+
+SHARED = ("claude-home",)
 HELP = "remove the consolidate hooks from Claude Code settings (only ours; backed up first)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--project", nargs="?", const=".", metavar="DIR",
-        help="edit the project's .claude/settings.json instead of <claude-home>/settings.json",
-    )  # fmt: skip
-    parser.add_argument("--dry-run", action="store_true", help="print the resulting settings without writing")
+    add_scope(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..hooks.setup import change_settings
 
-    return change_settings(args, install=False)
+    return change_settings(args, scoped_project(args), install=False)

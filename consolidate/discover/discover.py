@@ -42,13 +42,15 @@ def discover(
     *,
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
+    save_state: bool = True,
 ) -> DiscoveryReport:
-    """Candidates from the sessions after `since` (default: the last consolidation; all when never)."""
+    """Candidates from the sessions after `since` (default: the last consolidation; all when never).
+    `save_state=False` (a dry run) keeps the scan cache as it was."""
     directory = transcripts_dir or settings.layout.transcripts_dir
     if since is None and sessions is None:
         since = read_marker(settings.memory_dir)
     files = select_transcripts(directory, since, sessions)
-    return _run(settings, files, existing_memory_texts, since, extra_items, progress)
+    return _run(settings, files, existing_memory_texts, since, extra_items, progress, save_state)
 
 
 def discover_recent(
@@ -59,11 +61,12 @@ def discover_recent(
     *,
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
+    save_state: bool = True,
 ) -> DiscoveryReport:
     """Candidates from the `limit` most recent sessions only, whatever the last consolidation."""
     directory = transcripts_dir or settings.layout.transcripts_dir
     files = most_recent_sessions(directory, limit)
-    report = _run(settings, files, existing_memory_texts, None, extra_items, progress)
+    report = _run(settings, files, existing_memory_texts, None, extra_items, progress, save_state)
     report.notes.append(f"fallback scan of the {limit} most recent sessions")
     return report
 
@@ -75,6 +78,7 @@ def _run(
     since: datetime | None,
     extra_items: Sequence[Mapping[str, Any]],
     progress: Progress | None,
+    save_state: bool = True,
 ) -> DiscoveryReport:
     cache = SignalCache(settings.run_dir("scan"))
     signals: list[Signal] = []
@@ -86,7 +90,8 @@ def _run(
         stats[f"files_{scan.change.value}"] += 1
         if progress is not None:
             progress(done, len(files), str(file.path))
-    cache.save()
+    if save_state:
+        cache.save()
     signals.extend(queue_signal(dict(item)) for item in extra_items)
     report = build_report(signals, memory)
     report.sessions_scanned = len({f.session_id for f in files})

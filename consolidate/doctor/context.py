@@ -3,7 +3,6 @@ import, the capture config, Claude's settings files."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -16,6 +15,7 @@ from memory_layout import Defect, MemoryTree, ProjectLayout, check_tree, load_me
 
 from ..capture.config import Config, load_config
 from ..capture.places import repo_root
+from ..fsutil import parse_json_object
 from ..recall.memoryfiles import read_text
 from ..settings import Settings
 from .imports import Import, find_imports
@@ -74,14 +74,4 @@ class DoctorContext:
             ".claude/settings.json": project / ".claude" / "settings.json",
             ".claude/settings.local.json": project / ".claude" / "settings.local.json",
         }
-        return {name: _json_object(self.read(path)) for name, path in paths.items()}
-
-
-def _json_object(text: str | None) -> dict[str, Any]:
-    if not text:
-        return {}
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+        return {name: parse_json_object(self.read(path)) for name, path in paths.items()}

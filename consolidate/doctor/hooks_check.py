@@ -6,13 +6,14 @@ resolved to the interpreter it would start: a leading `python3…` word through 
 names through its `#!` line (`consolidate` console scripts, `/usr/bin/env python3`). That interpreter
 must exist, be 3.11+, and import our hook entry with the command's own `PYTHONPATH`.
 
-`hook_interpreter` is the one place that answers "which Python would this hook run"; it is where a
-bootstrap launcher that picks its interpreter at run time would plug in its own answer.
+`hook_interpreter` is the one place that answers "which Python would this hook run". For our shell
+launcher (`consolidate-hook.sh`, what install and the plugin wire) the answer is the launcher's own:
+`consolidate.hooks.interpreter.hook_interpreter` tries its candidates the way the launcher does, with
+the package directory the command names.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..hooks.install import HOOKS, our_event
+from ..fsutil import load_json_object
+from ..hooks.install import HOOKS, LAUNCHER, our_event
 from .context import DoctorContext
 from .report import Check
 
@@ -56,7 +58,7 @@ def our_wirings(ctx: DoctorContext) -> list[Wiring]:
         found += _wirings(name, settings.get("hooks"))
     for plugin_id, root in enabled_plugins(ctx):
         hooks_file = root / "hooks" / "hooks.json" if root else None
-        data = _load_json(hooks_file) if hooks_file else {}
+        data = load_json_object(hooks_file) if hooks_file else {}
         found += _wirings(f"plugin {plugin_id}", data.get("hooks"), root)
     return found
 
@@ -79,7 +81,9 @@ def enabled_plugins(ctx: DoctorContext) -> list[tuple[str, Path | None]]:
         for plugin_id, on in (settings.get("enabledPlugins") or {}).items()
         if on is True and plugin_id.split("@")[0] == PLUGIN
     }
-    installed = _install_paths(_load_json(ctx.layout.claude_home / "plugins" / "installed_plugins.json"))
+    installed = _install_paths(
+        load_json_object(ctx.layout.claude_home / "plugins" / "installed_plugins.json")
+    )
     return [(plugin_id, installed.get(plugin_id)) for plugin_id in sorted(enabled)]
 
 
@@ -92,14 +96,6 @@ def _install_paths(data: dict[str, Any]) -> dict[str, Path]:
             if isinstance(item, dict) and isinstance(item.get("installPath"), str):
                 paths[plugin_id] = Path(item["installPath"])
     return paths
-
-
-def _load_json(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
 
 
 def hook_interpreter(command: str, plugin_root: Path | None, env: Mapping[str, str]) -> Interpreter:
@@ -118,6 +114,8 @@ def hook_interpreter(command: str, plugin_root: Path | None, env: Mapping[str, s
         assignments.append((key, value))
     if not words:
         return Interpreter(command, None, tuple(assignments), "the command runs nothing")
+    if any(Path(word).name == LAUNCHER for word in words):
+        return _launcher_interpreter(command, words, env)
     program = _which(words[0], env)
     if program is None:
         return Interpreter(command, None, tuple(assignments), f"{words[0]}: not found")
@@ -125,6 +123,28 @@ def hook_interpreter(command: str, plugin_root: Path | None, env: Mapping[str, s
         return Interpreter(command, program, tuple(assignments))
     return Interpreter(command, _shebang_python(program, env), tuple(assignments),
                        "" if _shebang_python(program, env) else f"{program}: no Python in its #! line")  # fmt: skip
+
+
+def _launcher_interpreter(command: str, words: list[str], env: Mapping[str, str]) -> Interpreter:
+    """What our shell launcher would start: its own candidates, with the command's --python and --path."""
+    from ..hooks import interpreter as launcher
+
+    script = next(Path(word) for word in words if Path(word).name == LAUNCHER)
+    if not script.is_file():
+        return Interpreter(command, None, problem=f"the hook launcher {script} is missing")
+
+    def option(name: str) -> str | None:
+        return words[words.index(name) + 1] if name in words[:-1] else None
+
+    package = option("--path")
+    chosen, tried = launcher.hook_interpreter(env, option("--python"), package)
+    assignments = (("PYTHONPATH", package),) if package else ()
+    if chosen is None or chosen.path is None:
+        attempts = ", ".join(f"{t.candidate} ({t.problem})" for t in tried)
+        return Interpreter(
+            command, None, assignments, f"no Python 3.11+ can run the hooks (tried: {attempts})"
+        )
+    return Interpreter(command, Path(chosen.path), assignments)
 
 
 def _which(word: str, env: Mapping[str, str]) -> Path | None:

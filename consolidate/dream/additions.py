@@ -16,6 +16,7 @@ from ..secrets import has_secret, redact, without_secrets
 from .drafts import TYPE_SECTIONS, Draft, locate_entry, plain
 from .orient import Snapshot
 from .similarity import TextIndex, tokens
+from .topics import is_rule, section_type, subject_slug, title, when_it_matters
 
 MAX_ADD = 7
 DUPLICATE = 0.75
@@ -220,9 +221,12 @@ def _add(candidate: Candidate, snapshot: Snapshot, names: set[str]) -> Draft:
         )
         return _draft(candidate, "ADD", str(path), section, [change], rationale=why)
     kind = KIND_TYPE.get(candidate.kind, "feedback")
+    if candidate.kind == "remember":
+        kind = "feedback" if is_rule(candidate.principle) else "project"
+    section = _section(candidate, kind, snapshot)
+    kind = section_type(section, kind)  # the type matches the section the entry lands in
     topic = _topic_name(kind, candidate, names)
     names.add(topic)
-    section = _section(candidate, kind, snapshot)
     changes: list[dict[str, Any]] = [
         {"op": "write_file", "file": topic, "content": _topic_body(candidate, kind), "create_only": True},
         {"op": "add_entry", "file": INDEX, "section": section, "text": _pointer(candidate, topic)},
@@ -243,6 +247,8 @@ def _section(candidate: Candidate, kind: str, snapshot: Snapshot) -> str:
         found = doc.section(name) if doc is not None and name else None
         if found is not None:
             return found.name
+    if candidate.kind == "remember" and candidate.section.strip():
+        return candidate.section.strip()  # asked for by name: a new section
     return TYPE_SECTIONS[kind]
 
 
@@ -279,6 +285,8 @@ def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
     ]
     slug = "_".join(words[:5])[:40].strip("_") or "learning"
+    if candidate.kind == "remember":
+        slug = subject_slug(candidate.trigger, candidate.principle)
     name, number = f"{kind}_{slug}.md", 2
     while name in taken:
         name, number = f"{kind}_{slug}_{number}.md", number + 1
@@ -293,13 +301,13 @@ def _topic_body(candidate: Candidate, kind: str) -> str:
         metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
-    matter = render_frontmatter(
-        {
-            "name": plain(candidate.principle, 60),
-            "description": plain(candidate.principle, 140),
-            "metadata": metadata,
-        }
-    )
+    name, description = plain(candidate.principle, 60), plain(candidate.principle, 140)
+    if candidate.kind == "remember":
+        name = title(plain(candidate.principle, 200))
+        description = when_it_matters(
+            candidate.trigger, plain(candidate.principle, 200), candidate.layer == "L0"
+        )
+    matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
     lines = [candidate.principle.strip(), ""]
     quote = next((e.quote for e in candidate.evidence if e.quote), "")
     if candidate.detail.strip():

@@ -99,11 +99,13 @@ async def gather(
     since: datetime | None = None,
     queue_items: list[dict[str, Any]] | None = None,
     progress: Progress | None = None,
+    read_only: bool = False,
 ) -> GatherResult:
+    """Both agents at once; `read_only` (a dry run) lets them keep no state of their own."""
     result = GatherResult(auditor_skipped=snapshot.auditor_skipped)
-    tasks = [AgentTask(DISCOVERER, snapshot, since, list(queue_items or []), progress)]
+    tasks = [AgentTask(DISCOVERER, snapshot, since, list(queue_items or []), progress, read_only)]
     if not snapshot.auditor_skipped:
-        tasks.append(AgentTask(AUDITOR, snapshot, since, [], progress))
+        tasks.append(AgentTask(AUDITOR, snapshot, since, [], progress, read_only))
     outcomes = await asyncio.gather(*(_run(engine, task) for task in tasks))
     for task, outcome in zip(tasks, outcomes, strict=True):
         if isinstance(outcome, str):
@@ -113,7 +115,7 @@ async def gather(
         else:
             result.discovery = outcome
     if result.discovery is None:
-        result.discovery = await asyncio.to_thread(_fallback, snapshot, queue_items or [])
+        result.discovery = await asyncio.to_thread(_fallback, snapshot, queue_items or [], read_only)
         result.fallback = True
     if snapshot.team is not None:
         from ..team.audit import audit_team
@@ -122,8 +124,13 @@ async def gather(
     return result
 
 
-def _fallback(snapshot: Snapshot, queue_items: list[dict[str, Any]]) -> DiscoveryReport:
+def bare_reason(agent: str, reason: str) -> str:
+    """A failure without the agent's name it starts with, for lines that name the agent themselves."""
+    return reason.removeprefix(f"{agent}: ").removeprefix(f"{agent} failed: ")
+
+
+def _fallback(snapshot: Snapshot, queue_items: list[dict[str, Any]], read_only: bool) -> DiscoveryReport:
     from ..discover import discover_recent
 
     known = [entry.text for entry in snapshot.known]
-    return discover_recent(snapshot.settings, FALLBACK_SESSIONS, known, queue_items)
+    return discover_recent(snapshot.settings, FALLBACK_SESSIONS, known, queue_items, save_state=not read_only)

@@ -38,7 +38,7 @@ class KnownEntry:
 class Snapshot:
     settings: Settings
     tree: MemoryTree
-    created_index: bool
+    created_index: bool  # MEMORY.md does not exist yet: the first applied proposal creates it
     hashes: dict[str, str]
     user_claude_md: str
     project_claude_md: str
@@ -144,8 +144,10 @@ def create_index(settings: Settings, index: Path) -> None:
     journal.mark(COMPLETE)
 
 
-def orient(settings: Settings, *, create: bool = True) -> Snapshot:
-    """Read the memory dir, both CLAUDE.md files and git; create MEMORY.md when absent (unless dry)."""
+def orient(settings: Settings, *, create: bool = False) -> Snapshot:
+    """Read the memory dir, both CLAUDE.md files and git. Nothing is written: a missing MEMORY.md is
+    created by the first proposal applied to it (`create` only for callers that want it now, as a
+    journaled run of its own)."""
     layout = settings.layout
     index = layout.memory_dir / INDEX
     created = not index.exists()

@@ -8,6 +8,7 @@ from typing import Literal, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
+from ..console import ask_on_terminal
 from ..errors import UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
@@ -18,6 +19,7 @@ from .additions import additions
 from .gather import GatherResult
 from .orient import orient
 from .synthesize import build_plan
+from .topics import without_command_words
 
 _CONSOLIDATION = re.compile(
     r"^\W*(?:please\s+)?(?:consolidate|dream|extract[ -]learnings|clean\s*up\s+(?:the\s+)?memor(?:y|ies))\b",
@@ -34,17 +36,24 @@ LayerChoice = Literal["L0", "L1", "L2", "L3"]
 
 def candidate_from_text(text: str, layer: LayerChoice | None, section: str | None) -> Candidate:
     text = " ".join(text.split())
-    if len(text) < 5:
-        raise UsageError("nothing to remember: give the fact or rule as text")
     if _CONSOLIDATION.match(text):
         raise UsageError(f"{text!r} is a consolidation request, not a fact: run `consolidate dream`")
     if has_secret(text):
         raise UsageError(
             "refusing to remember a secret (token, password or key); store it in a secret manager"
         )
+    universal = bool(_UNIVERSAL.search(text))
+    text = (
+        _UNIVERSAL.sub("", without_command_words(text)).strip(" ,;:—-")
+        if universal
+        else without_command_words(text)
+    )
+    text = text[:1].upper() + text[1:]
+    if len(text) < 5:
+        raise UsageError("nothing to remember: give the fact or rule as text")
     match = _CONDITION.match(text)
     trigger, rule = (match["cond"], match["rule"]) if match else ("", text)
-    chosen = layer or ("L0" if _UNIVERSAL.search(text) else "L2")
+    chosen = layer or ("L0" if universal else "L2")
     return Candidate(
         kind="remember",
         category="FILL_GAP",
@@ -72,7 +81,8 @@ def remember(
         snapshot = orient(settings)
         found = additions([candidate], snapshot, claimed=set(), max_add=1)
         if not found.drafts:
-            out.write(f"already remembered: {found.notes[0] if found.notes else text}\n")
+            note = found.notes[0] if found.notes else text
+            out.write(f"already remembered: {note.removeprefix('already recorded: ')}\n")
             return None
         plan = build_plan(snapshot, GatherResult(), "remember", found.drafts[:1], [])
         if not plan.proposals:
@@ -87,7 +97,7 @@ def remember(
                 "confirm without --yes\n"
             )
             return None
-        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or input, out, l0)
+        approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or ask_on_terminal, l0)
         if not approved:
             out.write("nothing remembered\n")
             return None

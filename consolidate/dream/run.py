@@ -12,8 +12,8 @@ from typing import Any, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import ack_queue_items, print_summary, queue_ids
-from ..console import is_terminal, warn
-from ..engines import get_engine
+from ..console import ask_on_terminal, is_terminal, warn
+from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
@@ -22,7 +22,7 @@ from ..progress import Progress
 from ..review import Ask, ask_approval, preview_group_diff, show_plan
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from .gather import GatherResult, gather
+from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
 
@@ -37,6 +37,7 @@ class DreamOptions:
     plan_out: Path | None = None
     since: datetime | None = None
     max_add: int = 7
+    fallback: str | None = None  # "offline": run offline when the engine cannot run at all
 
 
 @dataclass
@@ -56,21 +57,25 @@ def run_dream(
     stdin: TextIO,
     ask: Ask | None = None,
 ) -> DreamResult:
-    engine = get_engine(options.engine)
+    engine = ready_engine(options)
     if options.plan_out:
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
-    with writing_run(settings):
+    with writing_run(settings, dry=options.dry_run):
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
-        snapshot = orient(settings, create=not options.dry_run)
+        snapshot = orient(settings)
         if snapshot.created_index:
             skipped = (
                 "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
             )
-            progress.say(f"MEMORY.md did not exist: created it; {skipped}")
+            progress.say(f"MEMORY.md does not exist yet: {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
-        gathered = asyncio.run(gather(engine, snapshot, since=since, queue_items=items, progress=progress))
+        gathered = asyncio.run(
+            gather(
+                engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run
+            )
+        )
         synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
         _report_gather(gathered, synthesis, progress)
         plan = synthesis.plan
@@ -103,6 +108,18 @@ def run_dream(
     return DreamResult(plan, gathered, report, acked)
 
 
+def ready_engine(options: DreamOptions) -> Engine:
+    """The engine asked for, refused in one line when it cannot run (unless --fallback offline)."""
+    engine = get_engine(options.engine)
+    reason = engine.unavailable()
+    if reason is None:
+        return engine
+    if options.fallback != "offline":
+        raise ConsolidateError(f"{reason}; or pass --fallback offline")
+    warn(f"{reason}; running the offline engine instead (--fallback offline)")
+    return get_engine("offline")
+
+
 def review_plan(
     plan: Plan,
     options: DreamOptions,
@@ -133,7 +150,7 @@ def review_plan(
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
         return None, False, []
-    approved = ask_approval(plan.select(None), ask or input, out, l0, plan.groups)
+    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0, plan.groups)
     rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
     return approved, True, rejected
 
@@ -182,8 +199,10 @@ def _is_plan(path: Path) -> bool:
 
 
 def _queue_items(settings: Settings) -> list[dict[str, Any]]:
-    from ..capture.queue import pending_items
+    from ..capture.queue import QUEUE_FILE, pending_items
 
+    if not (settings.state_dir / QUEUE_FILE).exists():
+        return []  # no queue yet: opening it would create one
     try:
         return pending_items(
             settings.layout.git_root or settings.layout.project, home=settings.layout.claude_home
@@ -195,7 +214,7 @@ def _queue_items(settings: Settings) -> list[dict[str, Any]]:
 
 def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progress) -> None:
     for agent, reason in gathered.failures.items():
-        progress.say(f"{agent} failed: {reason}")
+        progress.say(f"{agent} failed: {bare_reason(agent, reason)}")
     if gathered.fallback:
         progress.say("discoverer fallback: scanned the most recent sessions deterministically")
     for agent, usage in gathered.usage().items():
@@ -211,3 +230,7 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
 def check_options(options: DreamOptions) -> None:
     if options.yes and options.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
+    if options.dry_run and options.plan_out:
+        raise UsageError(
+            "--dry-run writes nothing, not even a plan: drop --dry-run (with --plan-out nothing is applied)"
+        )

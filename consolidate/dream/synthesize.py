@@ -21,7 +21,7 @@ from ..team.audit import team_retirements
 from .additions import MAX_ADD, additions
 from .budget import budget_drafts
 from .drafts import Draft
-from .gather import GatherResult
+from .gather import GatherResult, bare_reason
 from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
@@ -105,7 +105,9 @@ def build_plan(
         proposals=proposals,
         mark_consolidation=gathered.ran,
         notes=[
-            redact(n) for n in notes + [f"{agent}: {reason}" for agent, reason in gathered.failures.items()]
+            redact(n)
+            for n in notes
+            + [f"{agent}: {bare_reason(agent, reason)}" for agent, reason in gathered.failures.items()]
         ],
     )
     if max_decisions is not None:

@@ -29,6 +29,13 @@ class AnthropicEngine(Engine):
         self.config = config or EngineConfig.from_env()
         self.specs = {agent: load_agent(agent) for agent in (AUDITOR, DISCOVERER)}
 
+    def unavailable(self) -> str | None:
+        import os
+
+        if os.environ.get("ANTHROPIC_API_KEY") or os.environ.get("ANTHROPIC_AUTH_TOKEN"):
+            return None
+        return "the anthropic engine has no API credentials: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)"
+
     async def run_agent(self, task: AgentTask) -> AgentOutput:
         import anthropic
 

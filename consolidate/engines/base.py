@@ -35,6 +35,7 @@ class AgentTask:
     since: datetime | None = None
     queue_items: list[dict[str, Any]] = field(default_factory=list)
     progress: Progress | None = None
+    read_only: bool = False  # a dry run: the agent may keep no state of its own either
 
 
 @dataclass
@@ -50,6 +51,10 @@ class Engine(ABC):
 
     def started_at(self) -> datetime | None:
         """When the agents began reading sessions, if that happened before this run (saved reports)."""
+        return None
+
+    def unavailable(self) -> str | None:
+        """Why this engine cannot run at all here (no credentials, no CLI), or None."""
         return None
 
     @abstractmethod

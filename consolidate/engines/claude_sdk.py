@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections import deque
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,16 @@ class ClaudeSdkEngine(Engine):
         self.cli_path = cli_path or os.environ.get("CONSOLIDATE_CLAUDE_CLI") or None
         self.specs = {agent: load_agent(agent) for agent in (AUDITOR, DISCOVERER)}
 
+    def unavailable(self) -> str | None:
+        if self.cli_path is None and find_cli() is None:
+            return (
+                "the claude-sdk engine finds no Claude Code CLI: install claude-agent-sdk's platform wheel, "
+                "put `claude` on PATH, or set CONSOLIDATE_CLAUDE_CLI"
+            )
+        if not has_credentials(os.environ):
+            return "the claude-sdk engine has no credentials: set ANTHROPIC_API_KEY, or log in with `claude`"
+        return None
+
     async def run_agent(self, task: AgentTask) -> AgentOutput:
         import claude_agent_sdk as sdk
 
@@ -63,6 +74,36 @@ class ClaudeSdkEngine(Engine):
         except sdk.ClaudeSDKError as exc:
             raise EngineFailure(f"{task.agent}: {type(exc).__name__}: {exc}") from None
         return _output(task.agent, result, run.max_turns)
+
+
+CREDENTIAL_ENV = (
+    "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK",
+    "CLAUDE_CODE_USE_VERTEX",
+)  # fmt: skip
+
+
+def find_cli() -> str | None:
+    """The CLI the SDK would start: the one bundled in its wheel, else `claude` on PATH."""
+    import importlib.util
+    import shutil
+
+    spec = importlib.util.find_spec("claude_agent_sdk")
+    if spec is not None and spec.origin:
+        bundled = Path(spec.origin).parent / "_bundled" / "claude"
+        if bundled.is_file():
+            return str(bundled)
+    return shutil.which("claude")
+
+
+def has_credentials(env: Mapping[str, str]) -> bool:
+    """An API key or token in the environment, or a `claude` login (macOS keeps it in the keychain)."""
+    import sys
+
+    from memory_layout.paths import claude_home
+
+    if any(env.get(name) for name in CREDENTIAL_ENV) or sys.platform == "darwin":
+        return True
+    return (claude_home(None, env) / ".credentials.json").is_file()
 
 
 class AgentRun:

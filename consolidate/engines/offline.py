@@ -35,6 +35,7 @@ def _discover(task: AgentTask) -> dict:
         since=task.since,
         extra_items=task.queue_items,
         progress=_adapt_labelled(task, "sessions scanned"),
+        save_state=not task.read_only,
     )
     return report.model_dump(mode="json")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,8 +12,7 @@ from typing import Any
 
 from ..capture.config import Config, load_config
 from ..capture.places import claude_home, repo_root, state_root, transcripts_dir
-
-_SAFE_SESSION = re.compile(r"^[A-Za-z0-9_-]{1,100}$")
+from .dedup import SAFE_ID
 
 
 @dataclass
@@ -60,13 +58,13 @@ class HookContext:
     @property
     def session_id(self) -> str:
         value = str(self.payload.get("session_id") or "")
-        return value if _SAFE_SESSION.match(value) else ""
+        return value if SAFE_ID.match(value) else ""
 
     @property
     def context_id(self) -> str:
         """Whose context window a lesson lands in: the session's, or a subagent's own (a fresh one)."""
         agent = str(self.payload.get("agent_id") or "")
-        if self.session_id and agent and _SAFE_SESSION.match(agent):
+        if self.session_id and agent and SAFE_ID.match(agent):
             return f"{self.session_id}.{agent}"
         return self.session_id
 

@@ -7,11 +7,13 @@ even when hooks race. Clearing or compacting the context resets the marks (the m
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
 SESSIONS_DIR = "sessions"
 KEEP_DAYS = 7
+SAFE_ID = re.compile(r"^[A-Za-z0-9_-]{1,100}$")  # a session or agent id usable as a file name
 
 
 class SessionMarks:
@@ -35,6 +37,20 @@ class SessionMarks:
 
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def once_per_session(state_dir: Path, session_id: str, name: str) -> bool:
+    """True the first time `name` is claimed in this session (clear and compact do not reset it);
+    always True without a usable session id."""
+    if not SAFE_ID.match(session_id or ""):
+        return True
+    directory = state_dir / SESSIONS_DIR / session_id / "once"
+    directory.mkdir(parents=True, exist_ok=True)
+    try:
+        os.close(os.open(directory / name, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False
+    return True
 
 
 def prune_sessions(state_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> int:

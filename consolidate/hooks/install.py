@@ -1,14 +1,15 @@
 """Wire the hooks into Claude Code settings, and take them out again, leaving every other hook alone.
 
-Our handlers are recognised by their command (`… consolidate hook <Event>`), so installing twice
-changes nothing, and uninstalling removes only ours. The file is backed up (a timestamped copy beside
-it) before any change, and written atomically.
+Each hook runs our shell launcher (`consolidate-hook.sh`, copied to `<state>/bin/` so it outlives the
+environment consolidate was installed in) with the interpreter and package directory found at install
+time; the launcher falls back to other interpreters and never fails open for a guard. Our handlers are
+recognised by their command, so installing twice changes nothing, and uninstalling removes only ours.
+The file is backed up (a timestamped copy beside it) before any change, and written atomically.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import shlex
 import shutil
 import sys
@@ -17,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConsolidateError
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, write_if_changed
+from .wiring import our_event
 
 # event → (matcher or None, timeout in seconds)
 HOOKS: dict[str, tuple[str | None, int]] = {
@@ -26,33 +28,52 @@ HOOKS: dict[str, tuple[str | None, int]] = {
     "PreToolUse": ("*", 5),
     "Stop": (None, 10),
 }
-_OURS = re.compile(r"(?:^|[\s/\\\"'])(?:-m\s+)?consolidate[\"']?\s+hook\s+(\w+)")
+LAUNCHER = "consolidate-hook.sh"
+BIN_DIR = "bin"
 
 
-def default_launcher() -> str:
-    """This interpreter running our module: works whatever PATH the session has."""
-    return f"{shlex.quote(sys.executable)} -m consolidate"
+def launcher_source() -> Path:
+    return Path(__file__).with_name(LAUNCHER)
+
+
+def package_dir() -> Path:
+    """The directory holding the `consolidate` package (a checkout, or site-packages)."""
+    return Path(__file__).resolve().parents[2]
+
+
+def launcher_path(state_dir: Path) -> Path:
+    return state_dir / BIN_DIR / LAUNCHER
+
+
+def hook_commands(launcher: Path, python: str, path: Path) -> dict[str, str]:
+    """The command of each of our hooks: the launcher, the event, what install found."""
+    tail = f"--python {shlex.quote(python)} --path {shlex.quote(str(path))}"
+    return {event: f"/bin/sh {shlex.quote(str(launcher))} {event} {tail}" for event in HOOKS}
+
+
+def write_launcher(state_dir: Path) -> Path:
+    """Copy the launcher where it outlives the virtual environment (unchanged when up to date)."""
+    target = launcher_path(state_dir)
+    write_if_changed(target, launcher_source().read_bytes())
+    target.chmod(0o755)
+    return target
+
+
+def default_python() -> str:
+    return sys.executable
 
 
 def settings_path(claude_home: Path, project: Path | None) -> Path:
     return project / ".claude" / "settings.json" if project is not None else claude_home / "settings.json"
 
 
-def our_event(handler: object) -> str | None:
-    """The event a handler of ours serves, or None for anyone else's handler."""
-    if not isinstance(handler, dict) or not isinstance(handler.get("command"), str):
-        return None
-    match = _OURS.search(handler["command"])
-    return match.group(1) if match else None
-
-
-def install_hooks(settings: dict[str, Any], launcher: str) -> tuple[dict[str, Any], int]:
+def install_hooks(settings: dict[str, Any], commands: dict[str, str]) -> tuple[dict[str, Any], int]:
     """Settings with our four hooks present (updated in place when the launcher moved); (settings, changes)."""
     result = json.loads(json.dumps(settings))
     hooks = _hooks_table(result)
     changes = 0
     for event, (matcher, timeout) in HOOKS.items():
-        wanted = {"type": "command", "command": f"{launcher} hook {event}", "timeout": timeout}
+        wanted = {"type": "command", "command": commands[event], "timeout": timeout}
         groups = hooks.setdefault(event, [])
         if not isinstance(groups, list):
             raise ConsolidateError(f'settings: "hooks.{event}" is not a list; fix it by hand first')

@@ -22,3 +22,11 @@ def deny(reason: str, context: str = "") -> str:
     if context:
         output["additionalContext"] = context
     return json.dumps({"hookSpecificOutput": output}, ensure_ascii=False)
+
+
+def notice(event: str, text: str) -> str:
+    """A message for the user (`systemMessage`) that the model sees too."""
+    return json.dumps(
+        {"systemMessage": text, "hookSpecificOutput": {"hookEventName": event, "additionalContext": text}},
+        ensure_ascii=False,
+    )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..learnings.episodes import Episode
+from ..learnings.guards import is_active_guard
 from ..learnings.lessons import ToolCall, live_lessons, matches, render_lesson, select_lessons
 from .context import HookContext
 from .dedup import SessionMarks
@@ -26,7 +27,9 @@ def handle(ctx: HookContext) -> str:
     if not lessons:
         return ""
     tool = str(ctx.payload.get("tool_name"))
-    guards = [e for e in lessons if e.guards]  # an assistant-written guard only advises until confirmed
+    guards = [
+        e for e in lessons if is_active_guard(e)
+    ]  # an assistant-written guard only advises until confirmed
     if guards:
         reason = "Blocked by a lesson from an earlier session:\n" + "\n".join(
             render_lesson(e) for e in guards

@@ -6,11 +6,11 @@ from __future__ import annotations
 from ..capture.corrections import REMINDER, find_correction
 from .context import HookContext
 from .output import additional_context
-from .ticking import hook_tick
+from .ticking import tick_lines
 
 
 def handle(ctx: HookContext) -> str:
-    lines = hook_tick(ctx).lines()
+    lines = tick_lines(ctx)
     prompt = ctx.payload.get("prompt")
     if isinstance(prompt, str) and find_correction(prompt):
         lines.append(REMINDER)

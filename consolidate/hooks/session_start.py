@@ -5,11 +5,12 @@ from __future__ import annotations
 from ..capture.handoff import read_handoff
 from ..capture.places import memory_dir
 from ..learnings.lessons import live_lessons, render_lesson
+from ..learnings.store import open_store
 from .context import HookContext
 from .dedup import SessionMarks, prune_sessions
 from .output import additional_context
 from .reminder import due_message, remind
-from .ticking import hook_tick
+from .ticking import tick_lines
 
 LESSONS_HEADER = "Lessons from earlier sessions in this project (consolidate):"
 
@@ -20,14 +21,23 @@ def handle(ctx: HookContext) -> str:
         SessionMarks(ctx.state_dir, ctx.session_id).reset()  # the context lost what was injected
     if source == "startup":
         prune_sessions(ctx.state_dir)
+        sync_guard_markers(ctx)
     parts = [
         top_lessons(ctx),
-        "\n".join(hook_tick(ctx).lines()),
+        "\n".join(tick_lines(ctx)),
         reminder(ctx),
         read_handoff(ctx.state_dir, ctx.project, ctx.session_id, ctx.now) if source != "resume" else "",
     ]
     text = "\n\n".join(part for part in parts if part)
     return additional_context("SessionStart", text) if text else ""
+
+
+def sync_guard_markers(ctx: HookContext) -> None:
+    """Stores written before guard markers existed get theirs (the launcher reads them without Python)."""
+    for project in (ctx.project, None):
+        store = open_store(ctx.state_dir, project)
+        if store.path.exists():
+            store.sync_guard_marker()
 
 
 def top_lessons(ctx: HookContext) -> str:

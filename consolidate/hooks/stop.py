@@ -14,7 +14,7 @@ from .ticking import hook_tick
 def handle(ctx: HookContext) -> str:
     if ctx.payload.get("stop_hook_active") or ctx.transcript_path is None:
         return ""
-    facts = hook_tick(ctx).live_facts
+    facts = hook_tick(ctx, speaks=False).live_facts  # Stop's output never reaches the model
     if facts and (facts["entries"] or facts["changed"]):
         write_handoff(
             ctx.state_dir, ctx.project, ctx.session_id, render_handoff(facts, ctx.project, ctx.now), ctx.now

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
+
 from ..capture.tick import TickResult, TickScope, run_tick
 from .context import HookContext
+from .dedup import SessionMarks
 
 HOOK_BYTE_BUDGET = 8 * 1024 * 1024  # per hook; a large backlog is read over several prompts
 
 
-def hook_tick(ctx: HookContext) -> TickResult:
+def hook_tick(ctx: HookContext, *, speaks: bool = True) -> TickResult:
+    """`speaks`: the hook's output reaches the model, so a due watchdog nudge is delivered (and spent)."""
     scope = TickScope(
         home=ctx.home,
         state_dir=ctx.state_dir,
@@ -18,5 +22,17 @@ def hook_tick(ctx: HookContext) -> TickResult:
         live_transcript=ctx.transcript_path,
         byte_budget=HOOK_BYTE_BUDGET,
         wait=False,
+        deliver_nudge=speaks,
     )
     return run_tick(scope, ctx.now)
+
+
+def tick_lines(ctx: HookContext) -> list[str]:
+    """What a tick tells the model, each pending signal once per context: the session-start signal is
+    not repeated by the first prompt, and a signal comes again only when it changes (or after clear)."""
+    result = hook_tick(ctx)
+    marks = SessionMarks(ctx.state_dir, ctx.session_id)
+    result.signals = [
+        s for s in result.signals if marks.claim("signal-" + hashlib.sha1(s.encode()).hexdigest()[:16])
+    ]
+    return result.lines()

@@ -15,12 +15,12 @@ from ..errors import UsageError
 from .episodes import Episode
 from .report import finding_dict, markdown_report, score_rows
 from .scoring import lint
-from .store import EpisodeStore, store_path
+from .store import EpisodeStore, open_store
 
 
 def run_action(args: argparse.Namespace, now: datetime | None = None) -> int:
     now = now or datetime.now(UTC)
-    store = EpisodeStore(_store_file(args))
+    store = _store(args)
     handler = {
         "capture": _capture,
         "score": _score,
@@ -44,12 +44,16 @@ def run_action(args: argparse.Namespace, now: datetime | None = None) -> int:
     return 0
 
 
-def _store_file(args: argparse.Namespace) -> Path:
+def _store(args: argparse.Namespace) -> EpisodeStore:
+    from ..commands.options import project_of
+
     state = state_root(claude_home(getattr(args, "claude_home", None)))
-    project = (
-        None if getattr(args, "global_store", False) else (getattr(args, "project", None) or os.getcwd())
-    )
-    return store_path(state, project)
+    project = project_of(args)
+    if getattr(args, "global_store", False):
+        if project is not None:
+            raise UsageError("--global and a project exclude each other")
+        return open_store(state, None)
+    return open_store(state, project or os.getcwd())
 
 
 def _capture(args: argparse.Namespace, store: EpisodeStore, now: datetime) -> int:
@@ -159,13 +163,9 @@ def _apply_promotion(
 
 
 def _settings(args: argparse.Namespace) -> Any:
-    from ..settings import load_settings
+    from ..commands.options import settings_of
 
-    return load_settings(
-        getattr(args, "project", None),
-        memory_dir=getattr(args, "memory_dir", None),
-        home=getattr(args, "claude_home", None),
-    )
+    return settings_of(args)
 
 
 def _line(episode: Episode) -> str:

@@ -19,6 +19,7 @@ from typing import Any
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
 from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, confirm_event, fold, status_event
+from .guards import GLOBAL_ROOT, sync_marker
 from .scoring import find_duplicate
 
 EPISODES_FILE = "episodes.jsonl"
@@ -31,13 +32,20 @@ def store_path(state_dir: Path, project: str | os.PathLike[str] | None) -> Path:
     return state_dir / "learnings" / key / EPISODES_FILE
 
 
+def open_store(state_dir: Path, project: str | os.PathLike[str] | None) -> EpisodeStore:
+    """The store of a project (or the global store), knowing the root its guard marker names."""
+    root = GLOBAL_ROOT if project is None else str(repo_root(project))
+    return EpisodeStore(store_path(state_dir, project), root=root)
+
+
 def stamp(now: datetime) -> str:
     return now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 class EpisodeStore:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, root: str | None = None) -> None:
         self.path = path
+        self.root = root  # the project root (or `*`) its guard marker names; None: no marker kept
 
     def records(self) -> Iterator[dict[str, Any]]:
         try:
@@ -69,6 +77,12 @@ class EpisodeStore:
         with open(self.path.with_suffix(".lock"), "a") as lock:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
             yield
+            self.sync_guard_marker()
+
+    def sync_guard_marker(self) -> None:
+        """Keep the guard marker (read by the shell launcher) in step with the episodes."""
+        if self.root is not None:
+            sync_marker(self.path.parent, self.root, self.episodes().values())
 
     def append(self, record: dict[str, Any]) -> None:
         from ..secrets import redact_data

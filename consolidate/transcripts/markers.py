@@ -117,3 +117,19 @@ def _echoes(visible: str, comment: str) -> bool:
 
 def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
+
+
+def without_markers(text: str) -> str:
+    """The text as prose, with no capture syntax left to copy: hidden comments dropped, a visible
+    `📝 Learned: X` line reduced to X, a `#lesson` block to its rule."""
+    if "<!--" not in text and "📝" not in text and "#lesson" not in text.lower():
+        return text
+
+    def lesson(match: re.Match[str]) -> str:
+        fields = dict(_lesson_fields(match["body"]))
+        return fields.get("rule") or _clean(match["body"]).split("\n", 1)[0]
+
+    text = re.sub(r"<!--.*?(?:-->|\Z)", " ", text, flags=re.DOTALL)
+    text = _LESSON.sub(lesson, text)
+    text = re.sub(r"#/?lesson\b", " ", text, flags=re.IGNORECASE)
+    return _VISIBLE.sub(lambda m: m["body"].strip("*_ "), text).replace("📝", "")

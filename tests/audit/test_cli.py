@@ -34,7 +34,7 @@ def test_audit_without_memory_and_bad_project(project: Project, capsys: pytest.C
     assert main(["audit", str(project.repo.path), "--memory-dir", str(project.memory), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["findings"] == []
     assert main(["audit", str(project.repo.path / "nope")]) == 2
-    assert "not a directory" in capsys.readouterr().err
+    assert "no such project directory" in capsys.readouterr().err
 
 
 def test_audit_reads_claude_md_and_its_imports_without_memory(

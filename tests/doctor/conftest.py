@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -12,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from consolidate.doctor import CHECKS, Check, run_doctor
-from consolidate.hooks.install import install_hooks
+from consolidate.hooks.install import hook_commands, install_hooks, package_dir, write_launcher
 from consolidate.settings import Settings, load_settings
 from tests.helpers.gitrepo import GitRepo, init_repo
 from tests.helpers.memory import write_tree
@@ -57,7 +56,8 @@ def setup(tmp_path: Path, claude_home: Path) -> Setup:
     settings = load_settings(repo.path, home=claude_home)
     write_tree(settings.memory_dir, MEMORY)
     (settings.memory_dir / ".last-consolidation").write_text("2026-11-29T10:00:00Z\n")
-    hooks, _ = install_hooks({}, f"{shlex.quote(sys.executable)} -m consolidate")
+    launcher = write_launcher(settings.state_dir)
+    hooks, _ = install_hooks({}, hook_commands(launcher, sys.executable, package_dir()))
     result = Setup(repo, settings, claude_home)
     result.write_settings(hooks)
     return result

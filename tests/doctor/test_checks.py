@@ -188,6 +188,27 @@ def test_python3_on_path_and_console_scripts_are_resolved(
     assert setup.check("hooks-runnable").status == "fail"
 
 
+def test_the_installed_launcher_is_answered_by_its_own_candidates(
+    setup: Setup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """install wires the shell launcher: doctor asks it which Python it would start, and notices when
+    none can run the hooks or the launcher itself is gone."""
+    import sys
+
+    check = setup.check("hooks-runnable")
+    assert check.status == "pass", check.detail
+    old = _fake_python(tmp_path / "bin", "3.10")
+    monkeypatch.setenv("PATH", str(old.parent))
+    settings = json.loads((setup.claude_home / "settings.json").read_text())
+    text = json.dumps(settings).replace(sys.executable, "/gone/venv/bin/python")
+    setup.write_settings(json.loads(text))
+    check = setup.check("hooks-runnable")
+    assert check.status == "fail" and "no Python 3.11+ can run the hooks" in check.detail
+    assert "/gone/venv/bin/python (not found)" in check.detail
+    (setup.settings.state_dir / "bin" / "consolidate-hook.sh").unlink()
+    assert "the hook launcher" in setup.check("hooks-runnable").detail
+
+
 def test_a_dangerous_command_rule_without_a_guard_fails_until_one_enforces_it(setup: Setup) -> None:
     setup.repo.write(
         "CLAUDE.md", "# Project\n\n- Force-pushing is fine on branches — never force-push to main.\n"

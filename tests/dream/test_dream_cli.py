@@ -60,11 +60,40 @@ def test_without_a_terminal_the_dream_shows_and_does_not_hang(example, tmp_path,
     assert snapshot_bytes(example.memory_dir) == before
 
 
+def _every_file(root: Path) -> dict[str, bytes | None]:
+    return {str(p): p.read_bytes() if p.is_file() else None for p in sorted(root.rglob("*"))}
+
+
 def test_dry_run_writes_nothing_even_for_a_new_memory(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     (example.memory_dir / "MEMORY.md").unlink()
-    code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--dry-run")
+    code, out, err = dream(capsys, example, "--engine", script(tmp_path), "--dry-run")
     assert code == 0 and "### [ADD]" in out
     assert not (example.memory_dir / "MEMORY.md").exists()
+    assert "created" not in out + err and "MEMORY.md does not exist yet" in err
+
+
+def test_a_dry_run_creates_no_file_anywhere(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Not in the memory dir, the project, Claude's config dir or our own state (no lock, no scan cache,
+    no queue): the whole tree of the test is byte for byte the same."""
+    before = _every_file(tmp_path)
+    code, out, _ = dream(capsys, example, "--dry-run")
+    assert code == 0 and "### [" in out
+    assert _every_file(tmp_path) == before
+
+
+def test_dry_run_with_plan_out_is_refused(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = dream(capsys, example, "--dry-run", "--plan-out", str(tmp_path / "plan.json"))
+    assert code == 2 and err.count("\n") == 1 and "--dry-run writes nothing, not even a plan" in err
+    assert not (tmp_path / "plan.json").exists()
+
+
+def test_memory_md_is_created_only_when_a_proposal_is_applied(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    (example.memory_dir / "MEMORY.md").unlink()
+    options = DreamOptions(engine=script(tmp_path))
+    result = run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "r")
+    assert result.plan.proposals and not (example.memory_dir / "MEMORY.md").exists()
+    run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "a")
+    assert (example.memory_dir / "MEMORY.md").read_text().startswith("# Project Memory\n")
 
 
 def test_yes_applies_and_marks_then_undo(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -76,14 +76,14 @@ def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> 
     assert "### [REMOVE ×4] Learning: REDUNDANT: 4 entries a CLAUDE.md already says  (G1: all of them" in text
     assert "- P2: REDUNDANT: entry 2" in text and "### [REMOVE] Learning: LOW-VALUE: entry 5" in text
     answers = iter(["s", "G1"])
-    assert ask_approval(plan.select(None), lambda _: next(answers), out, set(), plan.groups) == [
+    assert ask_approval(plan.select(None), lambda _: next(answers), set(), plan.groups) == [
         "P1",
         "P2",
         "P3",
         "P4",
     ]
     answers = iter(["s", "p2, P5"])
-    assert ask_approval(plan.select(None), lambda _: next(answers), out, set(), plan.groups) == ["P2", "P5"]
+    assert ask_approval(plan.select(None), lambda _: next(answers), set(), plan.groups) == ["P2", "P5"]
 
 
 def test_groups_travel_in_the_plan_json_and_are_checked() -> None:

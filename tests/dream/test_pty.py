@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import pty
 import select
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -15,12 +17,20 @@ from consolidate.engines import AUDITOR, DISCOVERER
 from tests.dream.scripted import AUDIT, CLEAN, DISCOVERY
 
 
+def _controlling_terminal() -> None:
+    """In the child, after setsid: the pty on stdin becomes its controlling terminal (/dev/tty)."""
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 class Terminal:
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    """A command on a pseudo-terminal of its own; `stdout=PIPE` pipes its stdout as `| tail` would."""
+
+    def __init__(self, argv: list[str], env: dict[str, str], stdout: int | None = None) -> None:
         self.master, slave = pty.openpty()
         self.process = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, close_fds=True
-        )
+            argv, stdin=slave, stdout=slave if stdout is None else stdout, stderr=slave, env=env,
+            close_fds=True, start_new_session=True, preexec_fn=_controlling_terminal,
+        )  # fmt: skip
         os.close(slave)
         self.seen = ""
 
@@ -53,31 +63,72 @@ class Terminal:
         return code
 
 
-def test_select_one_proposal_in_a_terminal(example, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def _dream(example, tmp_path: Path, stdout: int | None = None) -> Terminal:  # type: ignore[no-untyped-def]
     script = tmp_path / "script.json"
     script.write_text(json.dumps({AUDITOR: [AUDIT], DISCOVERER: [DISCOVERY]}))
     env = {**os.environ, "COLUMNS": "120", "TERM": "dumb"}
-    terminal = Terminal(
-        [
-            sys.executable,
-            "-m",
-            "consolidate",
-            "dream",
-            str(example.project),
-            "--claude-home",
-            str(example.claude_home),
-            "--engine",
-            f"scripted:{script}",
-        ],
-        env,
-    )
+    argv = [sys.executable, "-m", "consolidate", "dream", str(example.project), "--claude-home",
+            str(example.claude_home), "--engine", f"scripted:{script}"]  # fmt: skip
+    return Terminal(argv, env, stdout)
+
+
+def test_select_one_proposal_in_a_terminal(example, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    terminal = _dream(example, tmp_path)
     terminal.expect("Apply 3 proposal(s)?")
     terminal.send("s")
     terminal.expect("Which ids")
-    terminal.send("P1")
+    assert "  P1  [REMOVE] " in terminal.seen and "  P3  [ADD] " in terminal.seen  # each id with its summary
+    terminal.send("p1")
     assert terminal.wait() == 0, terminal.seen[-2000:]
     assert "done" in terminal.seen
     text = (example.memory_dir / "MEMORY.md").read_text()
     assert CLEAN not in text  # P1 applied
     assert "uv add" not in text  # P3 not chosen
     assert not (example.memory_dir / "clusters").exists()  # P2 not chosen
+
+
+def test_with_stdout_piped_the_prompt_stays_on_the_terminal(example, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """`consolidate dream | tail`: the report goes down the pipe, the question to the person."""
+    terminal = _dream(example, tmp_path, stdout=subprocess.PIPE)
+    terminal.expect("Apply 3 proposal(s)?")
+    terminal.send("r")
+    assert terminal.process.stdout is not None
+    with terminal.process.stdout as pipe:
+        piped = pipe.read().decode()
+    assert terminal.wait() == 0
+    assert "### [REMOVE] Learning:" in piped and "Apply 3 proposal(s)?" not in piped
+    assert "### [REMOVE]" not in terminal.seen
+
+
+def _untouched(example, before: dict[str, bytes]) -> None:  # type: ignore[no-untyped-def]
+    from tests.helpers.memory import snapshot_bytes
+
+    assert snapshot_bytes(example.memory_dir) == before
+    assert not (example.memory_dir / ".last-consolidation").exists()
+
+
+def test_end_of_input_at_the_prompt_applies_nothing_and_exits_cleanly(example, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.helpers.memory import snapshot_bytes
+
+    before = snapshot_bytes(example.memory_dir)
+    terminal = _dream(example, tmp_path)
+    terminal.expect("Apply 3 proposal(s)?")
+    os.write(terminal.master, b"\x04")  # Ctrl-D
+    assert terminal.wait() == 0
+    assert "no answer at the prompt (end of input): nothing applied" in terminal.seen
+    assert "Traceback" not in terminal.seen and "internal error" not in terminal.seen
+    _untouched(example, before)
+
+
+def test_ctrl_c_at_the_prompt_applies_nothing(example, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from tests.helpers.memory import snapshot_bytes
+
+    before = snapshot_bytes(example.memory_dir)
+    terminal = _dream(example, tmp_path)
+    terminal.expect("Apply 3 proposal(s)?")
+    terminal.send("s")
+    terminal.expect("Which ids")
+    os.write(terminal.master, b"\x03")  # Ctrl-C
+    assert terminal.wait() == 130
+    assert "interrupted at the prompt: nothing applied" in terminal.seen and "Traceback" not in terminal.seen
+    _untouched(example, before)

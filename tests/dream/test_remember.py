@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
 from consolidate.cli import main
 from consolidate.dream.remember import remember
 from consolidate.errors import UsageError
+from memory_layout import parse_document
 
 
 def _remember(capsys, example, *args: str) -> tuple[int, str, str]:  # type: ignore[no-untyped-def]
@@ -47,14 +49,14 @@ def test_universal_preferences_go_to_l0_and_need_confirmation(example, settings,
         settings, "in all projects, answer in English", out=out_stream, ask=lambda _: next(answers)
     )
     assert report is not None and report.ok
-    assert "answer in English" in settings.layout.user_claude_md.read_text()
+    assert settings.layout.user_claude_md.read_text() == "## Preferences\n- Answer in English.\n"  # "in all projects" is implied there
     assert "every session of every project" in out_stream.getvalue()
 
 
 def test_explicit_layer_and_section(example, settings, capsys) -> None:  # type: ignore[no-untyped-def]
     code, _, _ = _remember(capsys, example, "the API is versioned in the URL path", "--layer", "L1", "--yes")
     assert code == 0
-    assert "the API is versioned in the URL path" in settings.layout.project_claude_md.read_text()
+    assert "- The API is versioned in the URL path.\n" in settings.layout.project_claude_md.read_text()
 
 
 @pytest.mark.parametrize(
@@ -87,3 +89,74 @@ def test_a_project_claude_md_linked_to_the_global_one_needs_confirmation(example
     code, out, _ = _remember(capsys, example, "run make lint before pushing", "--layer", "L1", "--yes")
     assert code == 0 and "confirm without --yes" in out
     assert settings.layout.user_claude_md.read_text() == "# Everywhere\n"
+
+
+def _topic(example, out: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """(name, text) of the topic file the one applied proposal wrote."""
+    (name,) = [n for n in re.findall(r"^\+\+\+ b/(\w+\.md)$", out, re.MULTILINE) if n != "MEMORY.md"]
+    return name, (example.memory_dir / name).read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "entry", "topic"),
+    [
+        ("remember that we use uv add, not pip install", "- We use uv add, not pip install.", "feedback_uv_add_not_pip.md"),
+        ("from now on, use `uv add` instead of `pip install`", "- Use `uv add` instead of `pip install`.",
+         "feedback_uv_add_not_pip.md"),
+        ("запомни: деплой только через `make deploy`", "- Деплой только через `make deploy`.", "feedback_make_deploy.md"),
+        ("记住：这个项目的日志一律用 structlog", "- 这个项目的日志一律用 structlog.", "feedback_structlog.md"),
+        ("test veritabanı her gece sıfırlanıyor, bunu unutma", "- Test veritabanı her gece sıfırlanıyor.",
+         "project_test_veritabani_gece_sifirlaniyor.md"),
+    ],
+)  # fmt: skip
+def test_command_words_are_cut_and_the_topic_is_named_after_its_subject(  # type: ignore[no-untyped-def]
+    example, capsys, text: str, entry: str, topic: str
+) -> None:
+    code, out, _ = _remember(capsys, example, text, "--yes")
+    assert code == 0, out
+    index = (example.memory_dir / "MEMORY.md").read_text()
+    pointer = rf"^{re.escape(entry.rstrip('.'))}\.? → \[detail\]\({re.escape(topic)}\)$"
+    assert re.search(pointer, index, re.MULTILINE), index
+    name, body = _topic(example, out)
+    assert name == topic
+    text = body.split("\n---\n", 1)[1]  # after the frontmatter (its metadata may name the signal)
+    for word in ("remember", "from now on", "запомни", "记住", "unutma"):
+        assert word not in text.lower() and word not in index.lower()
+
+
+def test_frontmatter_has_a_title_a_when_and_the_type_of_its_section(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _remember(capsys, example, "from now on, use git switch instead of git checkout", "--yes")
+    assert code == 0
+    name, body = _topic(example, out)
+    matter = parse_document(body).frontmatter
+    assert matter is not None
+    assert matter.name == "Use git switch instead of git checkout"
+    assert matter.description == "When about to use git checkout: Use git switch instead of git checkout"
+    assert matter.type == "feedback" and name.startswith("feedback_")
+    index = (example.memory_dir / "MEMORY.md").read_text()
+    section = index[: index.index(name)].rsplit("\n## ", 1)[1].split("\n", 1)[0]
+    assert section == "Feedback"
+
+
+def test_a_fact_is_a_project_memory_in_the_project_section(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _remember(capsys, example, "remember: the billing service is owned by the payments team", "--yes")
+    assert code == 0
+    name, body = _topic(example, out)
+    matter = parse_document(body).frontmatter
+    assert matter is not None and matter.type == "project" and name.startswith("project_billing_service")
+    assert matter.name != matter.description
+    index = (example.memory_dir / "MEMORY.md").read_text()
+    assert index[: index.index(name)].rsplit("\n## ", 1)[1].startswith("Project\n")
+
+
+def test_an_explicit_section_decides_the_type(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _remember(capsys, example, "use ruff format, never black", "--section", "reference", "--yes")
+    assert code == 0
+    name, body = _topic(example, out)
+    matter = parse_document(body).frontmatter
+    assert matter is not None and matter.type == "reference" and name.startswith("reference_")
+
+
+def test_already_remembered_is_said_once(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    code, out, _ = _remember(capsys, example, "use make test because plain pytest misses the DB fixture", "--yes")
+    assert code == 0 and out.startswith("already remembered: ") and "already recorded" not in out

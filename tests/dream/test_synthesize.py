@@ -209,7 +209,7 @@ def test_adds_to_a_clustered_section_go_to_its_cluster(settings) -> None:  # typ
     assert add.target.file == "clusters/reference.md"
     entry = next(c for c in add.changes if c.op == "add_entry").model_dump()
     assert entry["file"] == "clusters/reference.md"
-    assert entry["text"].endswith("](../feedback_handling_webhook_signatures.md)")
+    assert entry["text"].endswith("](../reference_handling_webhook_signatures.md)")  # the type of its section
 
 
 def test_a_project_path_that_looks_random_is_no_secret() -> None:

@@ -48,8 +48,40 @@ def test_prompt_ticks_and_signals_then_watchdog(tmp_path: Path) -> None:
     session.user("u" * 800).assistant("a").user("v" * 300).assistant("b")
     append_session(path, session, start)
     text = prompt(tmp_path, "and now?", path)
-    assert "capture watchdog" in text and "1 learning(s) pending" in text
+    assert "capture watchdog" in text
+    assert "1 learning(s) pending" not in text  # already said in this context; it has not changed
     assert "capture watchdog" not in prompt(tmp_path, "and now?", path)
+    with q.open_queue() as queue:
+        queue.enqueue(q.bucket_for(tmp_path), [q.NewItem("learning", "a second one")])
+    assert prompt(tmp_path, "more?", path).startswith("2 learning(s) pending — ")
+
+
+def test_a_nudge_due_at_stop_reaches_the_next_prompt_once(tmp_path: Path) -> None:
+    """Stop cannot speak to the model: the dry stretch it sees stays due for the next prompt."""
+    session = Session(session_id="s-1", cwd=str(tmp_path)).user("u" * 800).assistant("a")
+    session.user("v" * 300).assistant("b")
+    path = write_session(claude_home(), tmp_path, session)
+    assert stop(tmp_path, path, "s-1") == (0, "")
+    assert "capture watchdog: 2 assistant turns" in prompt(tmp_path, "next", path)
+    assert stop(tmp_path, path, "s-1") == (0, "")
+    assert "capture watchdog" not in prompt(tmp_path, "and next", path)
+
+
+def test_the_session_start_signal_is_not_repeated_by_the_first_prompt(tmp_path: Path) -> None:
+    """Both land in the first request: the signal is said once; after /clear it is said again."""
+    with q.open_queue() as queue:
+        queue.enqueue(q.bucket_for(tmp_path), [q.NewItem("learning", "one pending")])
+
+    def start(source: str) -> str:
+        code, answer, _ = hook(
+            "SessionStart", payload("SessionStart", tmp_path, source=source, session_id="s-1")
+        )
+        return context_of(answer) if answer else ""
+
+    assert start("startup").startswith("1 learning(s) pending — ")
+    assert prompt(tmp_path, "hello") == ""
+    assert start("clear").startswith("1 learning(s) pending — ")
+    assert prompt(tmp_path, "hello again") == ""
 
 
 def stop(cwd: Path, transcript: Path, session: str, active: bool = False) -> tuple[int, str]:

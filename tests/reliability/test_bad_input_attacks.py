@@ -210,8 +210,10 @@ def test_a_failed_proposal_leaves_the_consolidation_unmarked(repo: GitRepo, tmp_
 
 def test_a_new_memory_md_is_journaled_so_undo_removes_it(repo: GitRepo, capsys) -> None:  # type: ignore[no-untyped-def]
     settings = load_settings(repo.path)
-    orient(settings)  # a dream creates MEMORY.md here, then fails or is killed
     index = settings.memory_dir / "MEMORY.md"
+    orient(settings)  # a dream creates nothing up front: the first applied proposal writes MEMORY.md
+    assert not index.exists()
+    orient(settings, create=True)  # a caller that wants it now gets it journaled, then fails or is killed
     assert index.exists()
     assert main(["undo", str(repo.path)]) == 0
     assert not index.exists() and "restored 1 file(s)" in capsys.readouterr().out

@@ -1,0 +1,137 @@
+"""How a remembered rule is filed: the command words cut away, a topic file named after its subject,
+a short title, one line saying when it matters, and the memory type of the section it lands in."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+
+from ..discover.lexicon import REMEMBER_STRIP
+from .drafts import TYPE_SECTIONS
+
+SECTION_TYPES = {name.casefold(): kind for kind, name in TYPE_SECTIONS.items()}
+SLUG_WORDS = 4
+TITLE_CHARS = 50
+DESCRIPTION_CHARS = 150
+_POLITE = re.compile(
+    r"^\s*(?:please|pls|пожалуйста|请|lütfen)\b[,\s]*|[,\s]*\b(?:please|thanks|thank you|пожалуйста|спасибо|"
+    r"lütfen|teşekkürler)\b[.!\s]*$|[，,\s]*谢谢[。！!\s]*$",
+    re.IGNORECASE,
+)
+_STOP = frozenset({
+    "a", "an", "the", "to", "of", "in", "on", "at", "for", "with", "and", "or", "but", "is", "are", "was", "be",
+    "been", "this", "that", "these", "those", "it", "its", "we", "our", "you", "your", "my", "i", "use", "using",
+    "used", "always", "please", "should", "must", "can", "will", "would", "just", "also", "then", "when",
+    "whenever", "before", "after", "if", "so", "do", "does", "via", "by", "from", "into", "as", "run",
+    "v", "na", "s", "po", "ne", "chto", "dlya", "eto", "tolko", "cherez", "nado", "nuzhno", "vsegda",  # Russian
+    "ile", "ve", "bu", "icin", "da", "de", "bir", "her",  # Turkish, without its accents
+})  # fmt: skip
+_NOT = frozenset({"instead", "not", "rather"})
+_RULE = re.compile(
+    r"\b(?:don'?t|do not)\b|"
+    r"^(?:(?:we |you )?(?:use|run|always|never|avoid|prefer|keep|put|write|call|add|make|"
+    r"check|ask|answer|reply|commit|push|pin|install|deploy|start|stop|set|name|import))\b|"
+    r"\b(?:instead of|rather than|must|should|never|always|only (?:use|via|through|with))\b|"
+    r"^(?:используй|запускай|пиши|отвечай|избегай|ставь|делай|не )|"
+    r"\b(?:всегда|никогда|нельзя|нужно|надо|только через|вместо)\b|"
+    r"^(?:用|不要|别|总是|永远|必须)|一律|都用|要用|不要|而不是|"
+    r"\b(?:kullan\w*|asla|her zaman|yapma|çalıştır\w*|yerine)\b",
+    re.IGNORECASE,
+)
+_INSTEAD = re.compile(
+    r"(?:\binstead of|\brather than|,\s*not)\s+(?P<other>`[^`]+`|[\w.\-/ ]{2,40}?)(?=[,.;]|$| so\b| because\b)",
+    re.IGNORECASE,
+)
+_NEVER = re.compile(r"\b(?:never|don'?t|do not)\s+(?P<act>.{3,60}?)(?=[,;!]|\.\s|\.?$)", re.IGNORECASE)
+_MOMENT = re.compile(r"\b(?P<when>(?:before|after|while|when) \w+ing\b[^,.;:]{0,40})", re.IGNORECASE)
+_CYRILLIC = {
+    **dict(zip("абвгдезийклмнопрстуфхыэ", "abvgdeziyklmnoprstufhye", strict=True)),
+    **{
+        "ё": "e",
+        "ж": "zh",
+        "ц": "ts",
+        "ч": "ch",
+        "ш": "sh",
+        "щ": "sch",
+        "ю": "yu",
+        "я": "ya",
+        "ъ": "",
+        "ь": "",
+    },
+}
+
+
+def without_command_words(text: str) -> str:
+    """The fact itself: no "remember that", "from now on", "запомни:", "记住：", "…, unutma" around it."""
+    body = " ".join(text.split())
+    for _ in range(3):  # "please remember: from now on …" carries more than one
+        stripped = _POLITE.sub("", REMEMBER_STRIP.sub("", body, count=1)).strip(" ,;:—-，。：；、")
+        if stripped == body:
+            break
+        body = stripped
+    return body[:1].upper() + body[1:] if body else body
+
+
+def is_rule(text: str) -> bool:
+    """A rule for how to work (feedback), rather than a fact about the project."""
+    return bool(_RULE.search(text.strip()))
+
+
+def section_type(section: str, fallback: str) -> str:
+    """The memory type of a section: Feedback, Project, Reference and User are types themselves."""
+    return SECTION_TYPES.get(section.strip().casefold(), fallback)
+
+
+def subject_slug(trigger: str, principle: str) -> str:
+    """A file name stem from the subject — the trigger when there is one, else the takeaway — in the
+    words that carry it (`uv_add_not_pip`), in ASCII."""
+    text = trigger if trigger.strip() else principle
+    latin = re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
+    foreign = sum(1 for c in text if c.isalpha() and not c.isascii())
+    if latin and foreign > sum(len(w) for w in latin):  # "деплой через `make deploy`": the code names it
+        text = " ".join(latin)
+    words: list[str] = []
+    for word in re.findall(r"[^\W_]+", _ascii(text).lower()):
+        word = "not" if word in _NOT else word
+        if word in _STOP or (word == "not" and (not words or words[-1] == "not")):
+            continue
+        words.append(word)
+    while words and words[-1] == "not":
+        words.pop()
+    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
+    return slug or "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+
+
+def _ascii(text: str) -> str:
+    """Latin letters for Cyrillic and accented text; anything else (CJK) is dropped."""
+    text = "".join(_CYRILLIC.get(c, _CYRILLIC.get(c.lower(), c)) for c in text).replace("ı", "i")
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+
+
+def title(principle: str) -> str:
+    """A short title: the takeaway itself when short, else cut at a word within 50 characters."""
+    text = principle.strip().rstrip(".。!")
+    if len(text) <= TITLE_CHARS:
+        return text
+    cut = text[: TITLE_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:—- ")
+    return cut + "…"
+
+
+def when_it_matters(trigger: str, principle: str, everywhere: bool = False) -> str:
+    """One line saying when the rule matters, for deciding whether to open the file."""
+    takeaway = principle.strip().rstrip(".")
+    condition = trigger.strip().removeprefix("When ").removeprefix("when ")
+    if condition:
+        line = f"When {condition}: {takeaway}"
+    elif match := _INSTEAD.search(takeaway):
+        line = f"When about to use {match['other'].strip()}: {takeaway}"
+    elif match := _NEVER.search(takeaway):
+        line = f"When about to {match['act'].strip()}: {takeaway}"
+    elif match := _MOMENT.search(takeaway):
+        moment = match["when"].strip()
+        line = f"{moment[:1].upper()}{moment[1:]}: {takeaway}"
+    else:
+        scope = "every session of every project" if everywhere else "every session in this project"
+        line = f"In {scope}: {takeaway}"
+    return line if len(line) <= DESCRIPTION_CHARS else line[: DESCRIPTION_CHARS - 1].rstrip() + "…"
