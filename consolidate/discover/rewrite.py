@@ -151,3 +151,31 @@ def from_directive(text: str) -> str:
 _NARRATIVE_LEAD = re.compile(
     r"^(?:that'?s|that is|this is|it'?s|i|i'?m|we'?re|you'?re|you are)\b", re.IGNORECASE
 )
+
+
+_FIRST_PERSON = [
+    (re.compile(r"\bI'm\b"), "the user is"),
+    (re.compile(r"\bI've\b"), "the user has"),
+    (re.compile(r"\bI'd\b"), "the user would"),
+    (re.compile(r"\bI'll\b"), "the user will"),
+    (re.compile(r"\bI (can|could|will|would|should|must|may|might|did|had|was)\b"), r"the user \1"),
+    (re.compile(r"\bI (?:don'?t|do not)\b"), "the user doesn't"),
+    (re.compile(r"\bI am\b"), "the user is"),
+    (re.compile(r"\bI have\b"), "the user has"),
+    (re.compile(r"\bI do\b"), "the user does"),
+    (re.compile(r"\bI (want|need|prefer|like|expect|review|check|amend|commit|merge|push|test)\b"), r"the user \1s"),
+    (re.compile(r"\bmyself\b"), "the user"),
+    (re.compile(r"\bme\b"), "the user"),
+    (re.compile(r"\bmy\b"), "the user's"),
+]  # fmt: skip
+
+
+def third_person(text: str) -> str:
+    """A rule the user said, with "I" and "me" as "the user" (a later session reading "so I can review"
+    would take "I" for itself); left as said when some "I" would not read right."""
+    new = text
+    for pattern, replacement in _FIRST_PERSON:
+        new = pattern.sub(replacement, new)
+    if re.search(r"\bI\b", new) or new == text:
+        return text
+    return new[:1].upper() + new[1:]

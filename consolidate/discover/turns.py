@@ -18,7 +18,7 @@ from . import lexicon
 from .acks import NO_REPLY, Reply
 from .phrasing import directive_principle
 from .quality import HEDGE
-from .rewrite import imperative
+from .rewrite import imperative, third_person
 from .text import mask_code, sentences
 from .triggers import command_head, program_of
 
@@ -293,7 +293,7 @@ def memory_object(turn: Turn) -> str:
     said by the user just before, or what the assistant had just confirmed."""
     own = rule_sentence(turn.text)
     if own:
-        return own
+        return third_person(own)
     turn.points_back = True  # the object was said before this turn: the user's previous turn taught it too
     confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
     if confirmed:
@@ -304,7 +304,7 @@ def memory_object(turn: Turn) -> str:
     if previous_user and features(previous_user):
         said = rule_sentence(previous_user)
         if said:
-            return said
+            return third_person(said)
     head = read_reply_head(previous_reply)
     return imperative(head, speaker="assistant") if head else ""
 
@@ -327,7 +327,7 @@ def judge(turn: Turn) -> tuple[str, int]:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
         return memory_object(turn), score
     restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
-    principle = turn.principle or rule_sentence(turn.text)
+    principle = third_person(turn.principle or rule_sentence(turn.text))
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
     elif not principle and restated and turn.reply.strength == 2 and not turn.soft:
@@ -336,5 +336,5 @@ def judge(turn: Turn) -> tuple[str, int]:
     if swap and (not principle or len(principle.split()) <= 3):
         principle = swap
     if not principle and turn.kind in ("correction", "rejection"):
-        principle = directive_principle(turn.text)
+        principle = third_person(directive_principle(turn.text))
     return principle, score

@@ -12,6 +12,7 @@ from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.echoes import attach_echoes, is_echo_text
 from consolidate.discover.existing import contradicts, negated_terms
+from consolidate.discover.rewrite import third_person
 from consolidate.discover.signals import Signal, make_signal
 from consolidate.discover.spelling import corrected, misspelt
 from consolidate.discover.wording import finish
@@ -197,3 +198,24 @@ def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
     once.user("after the tests pass install the new build right away")
     once.assistant("Installing.")
     assert build_report(_signals(tmp_path / "once", once)).candidates == []
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "Stop after each commit so I can review the change",
+            "Stop after each commit so the user can review the change",
+        ),
+        (
+            "mention it as step 0 so I don't have to ask",
+            "Mention it as step 0 so the user doesn't have to ask",
+        ),
+        ("Remind me every commit", "Remind the user every commit"),
+        ("I want the tests first", "The user wants the tests first"),
+        ("I think I know", "I think I know"),  # some "I" would not read right: left as said
+        ("Use `make test`", "Use `make test`"),
+    ],
+)
+def test_the_users_i_is_the_user(said: str, rule: str) -> None:
+    assert third_person(said) == rule
