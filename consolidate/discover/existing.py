@@ -55,6 +55,7 @@ def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
 def compare(principle: str, known: list[Statement]) -> Match:
     """How the principle relates to the closest statement already remembered."""
     best: tuple[float, Statement] | None = None
+    opposed = ""
     size = len(stems(principle))
     for statement in known:
         jaccard, containment, shared = overlap(principle, statement.text)
@@ -71,11 +72,13 @@ def compare(principle: str, known: list[Statement]) -> Match:
                 and _same_commands(principle, statement.text)
             )
         ):
-            if contradicts(principle, statement.text):
-                return Match("CONTRADICT", statement.text)
-            return Match("RECORDED", statement.text)
+            if not contradicts(principle, statement.text):
+                return Match("RECORDED", statement.text)
+            opposed = opposed or statement.text  # unless another statement says it as it is
         if containment >= RELATED_CONTAINMENT and (best is None or containment > best[0]):
             best = (containment, statement)
+    if opposed:
+        return Match("CONTRADICT", opposed)
     if best is None:
         return Match("FILL_GAP")
     text = best[1].text
@@ -100,10 +103,35 @@ def negated_terms(text: str) -> frozenset[str]:
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""
     found: set[str] = set()
     for match in _NEGATED_SPAN.finditer(text.lower()):
-        found |= stems(_CLAUSE_END.split(match["span"], maxsplit=1)[0])  # "instead of X when possible"
+        span = _CLAUSE_END.split(match["span"], maxsplit=1)[0]  # "instead of X when possible"
+        if _VERB_NEGATION.fullmatch(match["neg"].strip()):
+            span = _negated_verb(span)
+        found |= stems(span)
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
         found |= stems(match.group(1))
     return frozenset(found - _CARRIER_VERBS)
+
+
+_VERB_NEGATION = re.compile(r"don'?t|do not|never|not")
+_SPAN_WORD = re.compile(r"`[^`]*`?|[\w./-]+")
+
+
+def _negated_verb(span: str) -> str:
+    """ "do not defer installation" negates deferring, not installing: a verb negation reaches its first
+    word, or past a verb that only carries it ("never use `npm`") the word or command after it."""
+    words = _SPAN_WORD.findall(span)
+    if not words:
+        return span
+    if words[0].startswith("`") or len(words) == 1:
+        return words[0]
+    if stems(words[0]) <= _CARRIER_VERBS:  # its object: up to a command in backticks ("bare `cargo test`")
+        taken = []
+        for word in words[1:4]:
+            taken.append(word)
+            if word.startswith("`"):
+                break
+        return " ".join(taken if taken[-1].startswith("`") else taken[:1])
+    return words[0]
 
 
 _CARRIER_VERBS = frozenset({"use", "using", "run", "runnin", "call", "do", "doing", "have", "make", "let",

@@ -219,3 +219,32 @@ def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
 )
 def test_the_users_i_is_the_user(said: str, rule: str) -> None:
     assert third_person(said) == rule
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("Do not defer installation, the sooner the better", {"defer"}),  # deferring, not installing
+        ("never use `npm install` here", {"npm", "instal"}),
+        ("Never use bare `cargo test` or `cargo fmt`", {"bare", "cargo", "test"}),
+        ("never push to main", {"push"}),
+        ("rather than use cargo build", {"cargo", "build"}),
+    ],
+)
+def test_what_a_negation_reaches(text: str, negated: set[str]) -> None:
+    assert set(negated_terms(text)) == negated
+
+
+def test_a_rule_said_as_it_is_somewhere_is_recorded_though_another_line_names_the_other_tool() -> None:
+    from consolidate.discover.existing import compare, statements
+
+    known = statements(
+        {
+            "CLAUDE.md": "tspec is a build wrapper that sits on top of cargo, one `tspec` per package.\n"
+            "Always use `tspec` itself for development. Never use bare `cargo test` or `cargo fmt`.\n"
+        }
+    )
+    assert compare("Use `tspec` instead of `cargo` when possible.", known).category == "RECORDED"
+    only = statements({"CLAUDE.md": "Use `cargo` when possible, `tspec` is only a wrapper.\n"})
+    assert compare("Use `tspec` instead of `cargo` when possible.", only).category == "CONTRADICT"
+    assert not contradicts("Install right after the tests pass", "Do not defer installation")
