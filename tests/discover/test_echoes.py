@@ -182,21 +182,26 @@ def test_a_verb_one_key_off_is_spelt_right(typed: str, meant: str) -> None:
     assert corrected(typed) == meant
 
 
-def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
-    writer = SessionWriter("e5")
+def _after_a_bare_stop(name: str, said: str, reply: str) -> SessionWriter:
+    writer = SessionWriter(name)
     writer.tool_call("Bash", {"command": "make test"}, "ok")
     _, ids = writer.assistant(tools=[("Bash", {"command": "make lint"})])
     writer.reject(ids[0])
-    writer.user('after the tests pass install the new build right away, any reason not to "always" do that?')
-    writer.assistant("No reason not to. I'll make that the default workflow going forward.")
-    (candidate,) = build_report(_signals(tmp_path, writer)).candidates
+    writer.user(said)
+    writer.assistant(reply)
+    return writer
+
+
+def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
+    rule = "after the tests pass install the new build right away"
+    always = _after_a_bare_stop(
+        "e5",
+        f'{rule}, any reason not to "always" do that?',
+        "No reason not to. I'll make that the default workflow going forward.",
+    )
+    (candidate,) = build_report(_signals(tmp_path, always)).candidates
     assert candidate.principle == "After the tests pass install the new build right away"
-    once = SessionWriter("e6")
-    once.tool_call("Bash", {"command": "make test"}, "ok")
-    _, ids = once.assistant(tools=[("Bash", {"command": "make lint"})])
-    once.reject(ids[0])
-    once.user("after the tests pass install the new build right away")
-    once.assistant("Installing.")
+    once = _after_a_bare_stop("e6", rule, "Installing.")
     assert build_report(_signals(tmp_path / "once", once)).candidates == []
 
 
