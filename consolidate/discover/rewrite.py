@@ -2,8 +2,8 @@
 
 "we should probably work on a branch" -> "Work on a branch"; "I'll remind you to amend after each
 commit" -> "Remind the user to amend after each commit"; "Amend, when doing a multi-step always create
-a branch\\" -> "When doing a multi-step change, always create a branch" is beyond trimming, but the
-command word and the escape go. Only the words said are kept; nothing is invented.
+a branch\\" loses its command word and the escape (its leading "When …" becomes the trigger in
+`wording`). Only the words said are kept; nothing is invented.
 """
 
 from __future__ import annotations
