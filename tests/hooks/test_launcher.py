@@ -85,9 +85,7 @@ def test_a_package_in_the_session_directory_is_never_imported(tmp_path: Path) ->
     done = launch("UserPromptSubmit", data, tmp_path, path, "--path", str(ROOT))
     assert done.returncode == 0 and "correction" in done.stdout
     assert not (tmp_path / "PLANTED").exists()
-    no_path = launch(
-        "UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable
-    )
+    no_path = launch("UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable)
     assert no_path.returncode == 0 and not (tmp_path / "PLANTED").exists()
 
 
