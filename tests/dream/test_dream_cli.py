@@ -90,9 +90,7 @@ def test_dry_run_with_plan_out_is_refused(example, tmp_path, capsys) -> None:  #
 def test_memory_md_is_created_only_when_a_proposal_is_applied(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
     (example.memory_dir / "MEMORY.md").unlink()
     options = DreamOptions(engine=script(tmp_path))
-    result = run_dream(
-        settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "r"
-    )
+    result = run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "r")
     assert result.plan.proposals and not (example.memory_dir / "MEMORY.md").exists()
     run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "a")
     assert (example.memory_dir / "MEMORY.md").read_text().startswith("# Project Memory\n")
