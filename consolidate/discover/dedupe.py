@@ -7,7 +7,7 @@ import re
 
 from ..models import Candidate, EvidenceRef
 from .existing import contradicts, negated_terms
-from .spelling import misspelt
+from .spelling import typos
 from .text import overlap, stems
 
 MERGE_JACCARD = 0.5
@@ -84,12 +84,13 @@ def combine(cluster: list[Candidate]) -> Candidate:
     differently - a typo; then one that names what it replaces; then the one that says the most)."""
     lead = cluster[0]
     close = [c for c in cluster if c.confidence >= lead.confidence - 0.1]
-    wordings = [c.principle for c in close]
+    wordings = list(dict.fromkeys(c.principle for c in close))
+    misspelt = dict(zip(wordings, typos(wordings), strict=True))
     speaker = max(
         close,
         key=lambda c: (
             clarity(c)[0],
-            -misspelt(c.principle, [w for w in wordings if w != c.principle]),
+            -misspelt[c.principle],
             bool(
                 _SWAP.search(c.principle)
             ),  # "use X instead of Y" says more than "use X as much as possible"

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from . import lexicon
 from .text import STOPWORDS
@@ -17,14 +18,21 @@ _LETTERS = re.compile(r"[^\W\d_]{3,}")
 def misspelt(text: str, others: list[str]) -> int:
     """Words of `text` that look like a typo of a word the other wordings spell differently ("Uswd" beside
     "Use", "Amemd" beside "amend"): close in spelling, same first letter, neither an inflection of the other."""
-    words = {w.lower() for w in _LETTERS.findall(text)}
-    seen = {w.lower() for other in others for w in _LETTERS.findall(other)}
-    spelt = {w for w in seen if _known_word(w)}
-    count = 0
-    for word in words - seen:
-        if not _known_word(word) and any(_typo_of(word, known) for known in spelt):
-            count += 1
-    return count
+    return typos([text, *others])[0]
+
+
+def typos(wordings: list[str]) -> list[int]:
+    """For each wording, how many of its words look like a typo of a word another wording spells right
+    (one pass over the words: a cluster of thousands of wordings costs no more than reading them)."""
+    words = [{w.lower() for w in _LETTERS.findall(text)} for text in wordings]
+    counts: Counter[str] = Counter(w for own in words for w in own)
+    spelt = {w for w in counts if _known_word(w)}
+    result = []
+    for own in words:
+        others_spell = {k for k in spelt if counts[k] > (k in own)}
+        alone = [w for w in own if counts[w] == 1 and not _known_word(w)]
+        result.append(sum(any(_typo_of(w, k) for k in others_spell) for w in alone))
+    return result
 
 
 def _known_word(word: str) -> bool:
