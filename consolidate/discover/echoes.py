@@ -8,6 +8,8 @@ candidate cites every moment that taught it (its frequency and ranking stay thos
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+
 from ..models import Candidate, EvidenceRef
 from .existing import contradicts
 from .signals import Signal
@@ -34,16 +36,20 @@ def attach_echoes(candidates: list[Candidate], echoes: list[Signal]) -> None:
     if not candidates or not echoes:
         return
     cited = {(e.session, e.uuid) for c in candidates for e in c.evidence}
+    holders: dict[str, list[int]] = defaultdict(list)  # content word -> the candidates that say it
+    for position, candidate in enumerate(candidates):
+        for word in stems(candidate.principle):
+            holders[word].append(position)
     for echo in echoes:
         if (echo.session, echo.uuid) in cited:
             continue
         words = stems(echo.principle)
-        best, best_shared = None, 0
-        for candidate in candidates:
-            shared = len(words & stems(candidate.principle))
-            if shared >= MIN_SHARED and shared / len(words) >= MIN_COVERED and shared > best_shared:
-                best, best_shared = candidate, shared
-        if best is None or contradicts(echo.principle, best.principle) or len(best.evidence) >= MAX_EVIDENCE:
+        shared = Counter(p for word in words for p in holders.get(word, ()))
+        ranked = [(n, -p) for p, n in shared.items() if n >= MIN_SHARED and n / len(words) >= MIN_COVERED]
+        if not ranked:
+            continue
+        best = candidates[-max(ranked)[1]]  # the most words shared; the first such candidate on a tie
+        if contradicts(echo.principle, best.principle) or len(best.evidence) >= MAX_EVIDENCE:
             continue
         best.evidence.append(
             EvidenceRef(
