@@ -1,10 +1,12 @@
-"""Scale: a dream (offline engine, dry run) over synthetic projects of growing size.
+"""Scale: a dream (offline engine, dry run) over synthetic projects of growing size (no corpus needed).
 
-For each size it prints the wall time and peak RSS of `consolidate dream --dry-run` as a process, and
-the time of a baseline that only reads and json-parses every transcript line, measured in the same run,
-so the growth curve and the ratio to the baseline are visible.
+For each size and round it runs, one after the other, a baseline process that only reads and
+`json.loads` every transcript line and `consolidate dream --dry-run` as a process (empty scan state
+each round), and prints the dream's time as a ratio to the baseline of the same round — CPU time
+(user + system) and wall time, min / median / max over the rounds — with the dream's peak RSS.
 
     python bench/dream_scale.py                 # small, medium, large (large = 5,000 entries, 1 GB)
+    python bench/dream_scale.py --sizes medium --rounds 3
     python bench/dream_scale.py --sizes small   # quick check
 """
 
@@ -14,17 +16,17 @@ import argparse
 import json
 import os
 import random
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
 from example_project import Transcript, build_repo  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import fmt_spread, run_process  # noqa: E402
 
 from memory_layout import project_key  # noqa: E402
 
@@ -163,45 +165,21 @@ def build_sessions(directory: Path, project: Path, megabytes: int) -> int:
     return count
 
 
-def baseline(directory: Path) -> float:
-    started = time.perf_counter()
-    for path in directory.glob("*.jsonl"):
-        with open(path, "rb") as handle:
-            for line in handle:
-                json.loads(line)
-    return time.perf_counter() - started
+BASELINE = (
+    "import json, sys\nfrom pathlib import Path\n"
+    "for path in Path(sys.argv[1]).glob('*.jsonl'):\n"
+    "    with open(path, 'rb') as handle:\n"
+    "        for line in handle:\n"
+    "            json.loads(line)\n"
+)
 
 
-def dream(project: Path, home: Path) -> tuple[float, int, str]:
-    argv = [
-        sys.executable,
-        "-c",
-        "import resource,runpy,sys; sys.argv=sys.argv[1:]; "
-        "rc=0\ntry: runpy.run_module('consolidate', run_name='__main__')\n"
-        "except SystemExit as e: rc=e.code or 0\n"
-        "print('PEAK_RSS_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(rc)",
-        "consolidate",
-        "dream",
-        str(project),
-        "--claude-home",
-        str(home),
-        "--dry-run",
-        "--since",
-        "2020-01-01",
-    ]
-    env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(home / "state"), "NO_COLOR": "1"}
-    started = time.perf_counter()
-    result = subprocess.run(argv, capture_output=True, text=True, env=env)
-    elapsed = time.perf_counter() - started
-    peak = next(
-        (int(line.split()[1]) for line in result.stderr.splitlines() if line.startswith("PEAK_RSS_KB")), 0
-    )
-    if result.returncode != 0:
-        return elapsed, peak, f"exit {result.returncode}: {result.stderr.strip().splitlines()[-1:]}"
-    return elapsed, peak, f"{result.stdout.count('### [')} proposals"
+def dream_command(project: Path, home: Path) -> list[str]:
+    return [sys.executable, "-m", "consolidate", "dream", str(project), "--claude-home", str(home),
+            "--dry-run", "--since", "2020-01-01"]  # fmt: skip
 
 
-def measure(size: str, work: Path) -> dict[str, object]:
+def measure(size: str, work: Path, rounds: int) -> dict[str, object]:
     entries, megabytes = SIZES[size]
     root = work / size
     project = root / "project"
@@ -210,45 +188,57 @@ def measure(size: str, work: Path) -> dict[str, object]:
     key = project_key(project)
     build_memory(home / "projects" / key / "memory", entries)
     sessions = build_sessions(home / "projects" / key, project, megabytes)
-    base = baseline(home / "projects" / key)
-    elapsed, peak, outcome = dream(project, home)
-    return {
-        "size": size,
-        "entries": entries,
-        "transcripts_mb": megabytes,
-        "sessions": sessions,
-        "dream_s": round(elapsed, 2),
-        "baseline_parse_s": round(base, 2),
-        "ratio_to_parse": round(elapsed / base, 2) if base else None,
-        "peak_rss_mb": round(peak / 1024, 1),
-        "outcome": outcome,
-    }
+    env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(home / "state"), "NO_COLOR": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    baseline = [sys.executable, "-c", BASELINE, str(home / "projects" / key)]
+    run_process(baseline, env=env)  # warm the page cache
+    cpu: list[float] = []
+    wall: list[float] = []
+    dream_cpu: list[float] = []
+    dream_wall: list[float] = []
+    rss: list[float] = []
+    outcome = ""
+    for _ in range(rounds):
+        shutil.rmtree(home / "state", ignore_errors=True)
+        base = run_process(baseline, env=env)
+        run = run_process(dream_command(project, home), env=env, check=False)
+        if run.returncode != 0:
+            outcome = f"exit {run.returncode}"
+            break
+        outcome = f"{run.stdout.count('### [')} proposals shown"
+        cpu.append(run.cpu / base.cpu)
+        wall.append(run.wall / base.wall)
+        dream_cpu.append(run.cpu)
+        dream_wall.append(run.wall)
+        rss.append(run.peak_rss_mb)
+    return {"size": size, "entries": entries, "transcripts_mb": megabytes, "sessions": sessions,
+            "cpu": cpu, "wall": wall, "dream_cpu": dream_cpu, "dream_wall": dream_wall, "rss": rss, "outcome": outcome}  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="small,medium,large")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds per size (min / median / max)")
     parser.add_argument("--keep", action="store_true", help="keep the generated projects")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="consolidate-scale-"))
     try:
-        print(
-            f"{'size':8} {'entries':>7} {'MB':>6} {'sessions':>8} {'dream s':>8} {'parse s':>8} {'ratio':>6} {'RSS MB':>7}  outcome"
-        )
+        print(f"dream --dry-run / json.loads loop over the same transcripts, whole processes, {args.rounds} "
+              "round(s), min / median / max (target at medium: <= 3x)")  # fmt: skip
         for size in args.sizes.split(","):
-            row = measure(size, work)
-            print(
-                f"{row['size']:8} {row['entries']:>7} {row['transcripts_mb']:>6} {row['sessions']:>8} "
-                f"{row['dream_s']:>8} {row['baseline_parse_s']:>8} {row['ratio_to_parse']!s:>6} "
-                f"{row['peak_rss_mb']:>7}  {row['outcome']}",
-                flush=True,
-            )
+            row = measure(size, work, args.rounds)
+            if not row["cpu"]:
+                print(f"{size}: {row['outcome']}", flush=True)
+                continue
+            print(f"{size:6} {row['entries']:>5} entries + {row['transcripts_mb']:>4} MB ({row['sessions']} sessions): "
+                  f"CPU {fmt_spread(row['cpu'])}  wall {fmt_spread(row['wall'])}  "
+                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  peak RSS {max(row['rss']):.0f} MB  "
+                  f"{row['outcome']}", flush=True)  # fmt: skip
             if not args.keep:
                 shutil.rmtree(work / size, ignore_errors=True)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
-    print(f"(self peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
-"""Hook latency: p50/p95 wall time of each hook run as a process, against `python3 -c pass`.
+"""Hook latency: p50/p95 wall time of each hook run as a process, against `python3 -I -S -c pass`.
 
 Each hook runs the way Claude Code runs it — a new process with the event's JSON on stdin — through
 the shell launcher `consolidate install` and the plugin wire (`consolidate-hook.sh`, with the venv's
 interpreter recorded), the venv's `consolidate` console script and `python -m consolidate`. The baselines are measured
-in the same run: `python3 -c pass` (whatever `python3` is on PATH) and the venv's own interpreter with
-`-c pass` (the same interpreter the hook uses). The project is set up warm: 40 lessons with triggers, a
+in the same run, round-robin with the hooks: `python3 -I -S -c pass` (whatever `python3` is on PATH)
+and the venv's own interpreter with `-I -S -c pass` (the interpreter the launcher runs, as it runs it). The project is set up warm: 40 lessons with triggers, a
 few queued learnings, a live transcript that gains one exchange before every UserPromptSubmit and Stop.
 
 With the corpus present it also times a cold `consolidate tick` over a real project's transcripts
@@ -161,9 +161,9 @@ def measure(runs: int, env: dict[str, str], project: Path, session: Session, tra
         "console script": lambda e: [str(ROOT / ".venv" / "bin" / "consolidate"), "hook", e],
         "python -m": lambda e: [venv_python, "-m", "consolidate", "hook", e],
     }
-    baselines = {
-        "python3 -c pass": [shutil.which("python3") or "python3", "-c", "pass"],
-        "venv python -c pass": [venv_python, "-c", "pass"],
+    baselines = {  # the issue's yardstick: an interpreter that starts and does nothing, without site
+        "python3 -I -S -c pass": [shutil.which("python3") or "python3", "-I", "-S", "-c", "pass"],
+        "venv python -I -S -c pass": [venv_python, "-I", "-S", "-c", "pass"],
     }
     jobs = [(name, command, "") for name, command in baselines.items()]
     for event, data in payloads(project, transcript).items():
@@ -191,7 +191,7 @@ def report(runs: int, times: dict[str, list[float]], baseline_names: list[str]) 
     print(f"{runs} rounds; times in ms; bytecode {cached}")
     stats = {name: p50_p95(values) for name, values in times.items()}
     python3, venv = (stats[b] for b in baseline_names)
-    print(f"{'':18} {'':22} {'p50':>8} {'p95':>8}   {'÷ venv python':>18}   {'÷ python3':>18}")
+    print(f"{'':18} {'':22} {'p50':>8} {'p95':>8}   {'÷ venv -I -S pass':>18}   {'÷ python3 -I -S':>18}")
     print(f"{'':18} {'':22} {'':>8} {'':>8}   {'p50':>8} {'p95':>9}   {'p50':>8} {'p95':>9}")
     for name, (p50, p95) in stats.items():
         label, launcher = name.split("|") if "|" in name else ("baseline", name)

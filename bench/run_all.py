@@ -41,7 +41,7 @@ BENCHES = (
     Bench("fuzz", ("2",)),
     Bench("audit_corpus", corpus="needs"),
     Bench("audit_real", corpus="needs"),
-    Bench("scan_corpus", ("--scales", "1", "--rounds", "1"), corpus="needs"),
+    Bench("scan_corpus", ("--scales", "1", "--rounds", "3"), corpus="needs"),
     Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
     Bench("scan_history", corpus="needs"),
     Bench("growth"),

@@ -1,10 +1,16 @@
-"""Discoverer on the real sessions of `../shared/corpus/`: speed against a read-and-parse baseline,
-re-scan with nothing changed, peak memory at 1x/2x/4x the corpus, and the candidates for hand-checking.
+"""Discoverer on the real sessions of `../shared/corpus/` (needs it): speed as whole processes against a
+read-and-parse baseline, re-scan with nothing changed, peak memory at 1x/2x/4x the corpus, and the
+candidates for hand-checking.
 
-Each measurement runs in a fresh child process (so peak RSS is that run's own). The corpus is linked
-(not copied) into a temporary tree; the N-times corpus repeats every session under a new name.
+Speed: each round runs, one after the other, the baseline (a fresh `python` that reads every line of
+the tspec and zc-ring-x1 sessions, ~95 MB, and `json.loads` it), `consolidate scan --all` over the same
+sessions with an empty scan state, and the same scan again with nothing changed. Start-up and imports
+count on both sides; CPU time (user + system) and wall time are both given, as ratios within the round,
+min / median / max over the rounds. Memory: every measurement runs in its own process (so peak RSS is
+that run's own); the N-times corpus repeats every session under a new name (linked, not copied).
 
-    python bench/scan_corpus.py                 # speed, re-scan, memory
+    python bench/scan_corpus.py                 # speed (5 rounds), memory at 1x, 2x, 4x
+    python bench/scan_corpus.py --rounds 9 --scales ""
     python bench/scan_corpus.py --show          # also print every candidate with its evidence
 """
 
@@ -21,19 +27,32 @@ import tempfile
 import time
 from pathlib import Path
 
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+from _timing import fmt_spread, run_process
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
 SOURCES = [
     "winksaville__tspec/.claude",
     "winksaville__zc-ring-x1.claude",
     "moredip__session-share/samples/claude-code-projects",
 ]
+SPEED_SOURCES = SOURCES[:2]  # the ~95 MB of the speed targets
+BASELINE = (
+    "import json, sys\nfrom pathlib import Path\nn = 0\n"
+    "for path in sorted(Path(sys.argv[1]).rglob('*.jsonl')):\n"
+    "    with open(path, 'rb') as handle:\n"
+    "        for line in handle:\n"
+    "            json.loads(line)\n"
+    "            n += 1\n"
+    "print(n)\n"
+)
 
 
-def link_corpus(target: Path, copies: int, corpus: Path = CORPUS) -> None:
+def link_corpus(target: Path, copies: int, corpus: Path = CORPUS, sources: list[str] = SOURCES) -> None:
     """`copies` times every session (and its subagents) of the corpus, linked under fresh names."""
     target.mkdir(parents=True)
     for copy in range(copies):
-        for index, source in enumerate(SOURCES):
+        for index, source in enumerate(sources):
             folder = corpus / source
             for entry in folder.iterdir():
                 name = f"c{copy}s{index}-{entry.name}"
@@ -52,6 +71,41 @@ def parse_every_line(directory: Path) -> int:
     return lines
 
 
+def speed(root: Path, rounds: int, corpus: Path) -> None:
+    """Whole processes, round by round: baseline, full scan (empty state), re-scan (nothing changed)."""
+    directory = root / "speed" / "sessions"
+    link_corpus(directory, 1, corpus, SPEED_SOURCES)
+    project, state = root / "speed" / "project", root / "speed" / "state"
+    project.mkdir()
+    env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(state), "NO_COLOR": "1"}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    baseline = [sys.executable, "-c", BASELINE, str(directory)]
+    scan = [sys.executable, "-m", "consolidate", "scan", str(project), "--all", "--transcripts", str(directory),
+            "--claude-home", str(root / "speed" / "home")]  # fmt: skip
+    run_process(baseline, env=env)  # warm the page cache and the bytecode
+    run_process(scan, env=env)
+    rows: dict[str, list[float]] = {k: [] for k in ("full_cpu", "full_wall", "rescan_cpu", "rescan_wall")}
+    cpu: dict[str, list[float]] = {"baseline": [], "full": [], "rescan": []}
+    for _ in range(rounds):
+        shutil.rmtree(state, ignore_errors=True)
+        base, full, again = run_process(baseline, env=env), run_process(scan, env=env), run_process(scan, env=env)
+        rows["full_cpu"].append(full.cpu / base.cpu)
+        rows["full_wall"].append(full.wall / base.wall)
+        rows["rescan_cpu"].append(again.cpu / full.cpu)
+        rows["rescan_wall"].append(again.wall / full.wall)
+        for name, run in (("baseline", base), ("full", full), ("rescan", again)):
+            cpu[name].append(run.cpu)
+    size = sum(p.stat().st_size for p in directory.rglob("*.jsonl")) / 1e6
+    print(f"scan speed, whole processes, {size:.0f} MB ({', '.join(SPEED_SOURCES)}), {rounds} rounds, "
+          f"min / median / max:")  # fmt: skip
+    print(f"  CPU s: baseline {fmt_spread(cpu['baseline'], ' s')}; full scan {fmt_spread(cpu['full'], ' s')}; "
+          f"re-scan {fmt_spread(cpu['rescan'], ' s', 3)}")  # fmt: skip
+    print(f"  full scan / json.loads loop:  CPU {fmt_spread(rows['full_cpu'])}   wall {fmt_spread(rows['full_wall'])}"
+          "   (target <= 1.5x)")  # fmt: skip
+    print(f"  re-scan / full scan:          CPU {fmt_spread(rows['rescan_cpu'])}   wall {fmt_spread(rows['rescan_wall'])}"
+          "   (target <= 0.15x)")  # fmt: skip
+
+
 def child(mode: str, directory: Path, state: Path) -> dict[str, float]:
     """One measurement in this process: "baseline" (read + json.loads every line) or "scan"."""
     started, cpu = time.perf_counter(), time.process_time()
@@ -63,16 +117,11 @@ def child(mode: str, directory: Path, state: Path) -> dict[str, float]:
         from consolidate.discover import discover
         from consolidate.settings import load_settings
 
-        result["import_seconds"] = time.perf_counter() - started
-        # the scan itself, without the one-off cost of importing the package
-        started, cpu = time.perf_counter(), time.process_time()
         settings = load_settings(directory.parent, home=directory.parent / "home")
         report = discover(settings, (), sessions=None, since=None, transcripts_dir=directory)
         result["candidates"] = len(report.candidates)
-        result["lines"] = report.stats.get("lines", 0)
-        result["unchanged"] = report.stats.get("files_unchanged", 0)
+    result["seconds"] = time.process_time() - cpu
     result["wall"] = time.perf_counter() - started
-    result["seconds"] = time.process_time() - cpu  # CPU time: the box is shared, wall time is noisy
     result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return result
 
@@ -83,15 +132,16 @@ def measure(mode: str, directory: Path, state: Path) -> dict[str, float]:
     return dict(json.loads(output.strip().splitlines()[-1]))
 
 
-def best_of(rounds: int, directory: Path, state: Path) -> tuple[dict[str, float], ...]:
-    """Alternate baseline, full scan and re-scan; keep each one's fastest round (the box is shared)."""
-    runs: dict[str, list[dict[str, float]]] = {"baseline": [], "full": [], "rescan": []}
-    for _ in range(rounds):
-        shutil.rmtree(state, ignore_errors=True)
-        runs["baseline"].append(measure("baseline", directory, state))
-        runs["full"].append(measure("scan", directory, state))
-        runs["rescan"].append(measure("scan", directory, state))
-    return tuple(min(runs[k], key=lambda r: r["seconds"]) for k in ("baseline", "full", "rescan"))
+def memory(root: Path, scales: list[int], corpus: Path) -> None:
+    """Peak RSS of a full scan at multiples of the whole corpus, beside the baseline's."""
+    print("\npeak RSS, full scan of N times the corpus (all three projects):")
+    print("scale  rss_baseline_mb  rss_scan_mb  candidates")
+    for scale in scales:
+        directory = root / f"x{scale}" / "sessions"
+        link_corpus(directory, scale, corpus)
+        state = root / f"x{scale}" / "state"
+        baseline, full = measure("baseline", directory, state), measure("scan", directory, state)
+        print(f"{scale:>5}  {baseline['max_rss_mb']:>15.0f}  {full['max_rss_mb']:>11.0f}  {full['candidates']:>10.0f}")
 
 
 def show_candidates(directory: Path, state: Path) -> None:
@@ -117,7 +167,7 @@ def main() -> None:
     parser.add_argument("--child", nargs=3, metavar=("MODE", "DIR", "STATE"), help=argparse.SUPPRESS)
     parser.add_argument("--show", action="store_true", help="print the candidates found in the corpus")
     parser.add_argument("--scales", default="1,2,4", help="corpus multiples for the memory measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="rounds per measurement; the fastest counts")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the speed measurement")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
     args = parser.parse_args()
     if args.child:
@@ -129,20 +179,13 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
-        print("scale  baseline_s  full_scan_s  ratio  rescan_s  rescan/full  rss_baseline_mb  rss_scan_mb  candidates"
-              "  import_s")  # fmt: skip
-        for scale in (int(s) for s in args.scales.split(",")):
-            directory = root / f"x{scale}" / "sessions"
-            link_corpus(directory, scale, args.corpus)
-            state = root / f"x{scale}" / "state"
-            measure("baseline", directory, state)  # warm the page cache for both
-            baseline, full, rescan = best_of(args.rounds, directory, state)
-            print(f"{scale:>5}  {baseline['seconds']:>10.2f}  {full['seconds']:>11.2f}  "
-                  f"{full['seconds'] / baseline['seconds']:>5.2f}  {rescan['seconds']:>8.3f}  "
-                  f"{rescan['seconds'] / full['seconds']:>11.1%}  {baseline['max_rss_mb']:>15.0f}  "
-                  f"{full['max_rss_mb']:>11.0f}  {full['candidates']:>10.0f}  {full['import_seconds']:>8.2f}")  # fmt: skip
+        if args.rounds:
+            speed(root, args.rounds, args.corpus)
+        if args.scales:
+            memory(root, [int(s) for s in args.scales.split(",")], args.corpus)
         if args.show:
-            show_candidates(root / "x1" / "sessions", root / "show-state")
+            link_corpus(root / "show" / "sessions", 1, args.corpus)
+            show_candidates(root / "show" / "sessions", root / "show-state")
 
 
 if __name__ == "__main__":

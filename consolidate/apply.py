@@ -295,9 +295,13 @@ def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
 def _index_files(ws: Workspace) -> list[Path]:
     """MEMORY.md and the cluster files — only those really inside the memory dir (a run writes no other)."""
     memory_real = os.path.realpath(ws.memory_dir)
+    clusters = ws.memory_dir / CLUSTER_DIR
+    clusters_real = os.path.realpath(clusters)
     found: dict[Path, None] = {}
-    for path in [ws.memory_dir / INDEX, *sorted((ws.memory_dir / CLUSTER_DIR).glob("*.md"))]:
-        real = os.path.realpath(path)
+    for path in [ws.memory_dir / INDEX, *sorted(clusters.glob("*.md"))]:
+        # a cluster file that is no link resolves inside its resolved folder: one lstat, not one per part
+        plain = path.parent == clusters and not path.is_symlink()
+        real = os.path.join(clusters_real, path.name) if plain else os.path.realpath(path)
         if os.path.commonpath([memory_real, real]) != memory_real or (path.exists() and not path.is_file()):
             continue  # outside what a run may write, or not a regular file
         found[ws.memory_dir / os.path.relpath(real, memory_real)] = None  # one name per file

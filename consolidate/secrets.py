@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .lazyre import lazy
 from .secret_rules import RULES
 
 
@@ -28,21 +29,7 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-class _Lazy:
-    """A regex compiled on first use: the hooks import this module on every call, and most calls never
-    reach a validator."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self._compiled: re.Pattern[str] | None = None
-
-    def __getattr__(self, name: str) -> Any:
-        if self._compiled is None:
-            self._compiled = re.compile(self.source)
-        return getattr(self._compiled, name)
-
-
-_PLACEHOLDER = _Lazy(
+_PLACEHOLDER = lazy(
     r"(?i)^(?:\*+|x{3,}|\.{3}|…|<[^>]*>|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|\{\{[^}]*\}\}|%\(?[a-z_]+\)?s?|"
     r"\[redacted[^\]]*\]|redacted|changeme|change[_-]?me|example|placeholder|secret|password|passwd|pass|"
     r"token|(?:your|my)[_-]?(?:password|passwd|pass|pw|secret|token|key|api[_-]?key)|none|null|nil|true|false|undefined|empty|required|optional|"
@@ -70,18 +57,18 @@ _FUNCTION_WORDS = _words(
     least most more less than very too also only just use using used set stored saved kept needs need
     required see ask asked tell told from your our their my his her they them we you he she"""
 )
-_ENGLISH_SUFFIX = _Lazy(r"(?:ed|ing|ly|tion|sion|able|ible|ment|ness|ous|ive|ful|less|ize|ise)$")
+_ENGLISH_SUFFIX = lazy(r"(?:ed|ing|ly|tion|sion|able|ible|ment|ness|ous|ive|ful|less|ize|ise)$")
 _LABEL_WORDS = _words(
     """password passwd passphrase pass pwd secret secrets token tokens key keys api access auth bearer
     basic private client credential credentials the is was are a an of for to and our my your this that
     env var value db redacted"""
 )
-_STRONG_NAME = _Lazy(
+_STRONG_NAME = lazy(
     r"(?i)password|passwd|passphrase|secret|api[_-]?key|apikey|access[_-]?key|auth[_-]?(?:key|token)|private[_-]?key"
 )
 _LONG_TOKEN = re.compile(r"[A-Za-z0-9+/=_\-]{24,}")
 _TRAILING = ".,;:!?)]}>"
-_MARKER = _Lazy(r"\[REDACTED:[^\]]*\]")
+_MARKER = lazy(r"\[REDACTED:[^\]]*\]")
 
 
 @dataclass(frozen=True)
@@ -351,8 +338,8 @@ def entropy(value: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in counts.values())
 
 
-_DIGIT = _Lazy(r"\d")
-_SEGMENT = _Lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
+_DIGIT = lazy(r"\d")
+_SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def _check_entropy(value: str, match: re.Match[str]) -> int:

@@ -15,6 +15,7 @@ from typing import Literal
 
 from markdown_it import MarkdownIt
 
+from .files import MAX_DOCUMENT_BYTES
 from .frontmatter import Frontmatter, parse_frontmatter
 from .pointers import LIST_MARKER, EntryKind, Link, Pointer, classify, strip_marker
 
@@ -481,9 +482,6 @@ def _has_unclosed_fence(lines: list[str]) -> bool:
         elif fence is not None and len(line.strip()) >= len(fence) and set(line.strip()) == {fence[0]}:
             fence = None
     return fence is not None
-
-
-MAX_DOCUMENT_BYTES = 4 * 1024 * 1024
 
 
 def decode_document(data: bytes, name: str = "file") -> str:

@@ -8,6 +8,8 @@ import os
 import stat
 from pathlib import Path
 
+MAX_DOCUMENT_BYTES = 4 * 1024 * 1024  # a memory file larger than this is refused, never parsed
+
 
 class NotRegularFile(OSError):
     """The path is a FIFO, a device, a socket or a directory: skipped, never read."""

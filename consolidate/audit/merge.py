@@ -115,19 +115,28 @@ def _restates(a: frozenset[str], b: frozenset[str]) -> bool:
 
 def _same_prefix(paths: list[str]) -> list[tuple[int, int]]:
     """Pairs whose names share a prefix after the memory-type word: `feedback_x_export` and
-    `feedback_x_export_notes` do, `project_a_flow` and `project_b_flow` do not."""
-    stems = [_subject_words(p) for p in paths]
-    found = []
-    for i in range(len(paths)):
-        for j in range(i + 1, len(paths)):
-            common = 0
-            for a, b in zip(stems[i], stems[j], strict=False):
-                if a != b:
-                    break
-                common += 1
-            if common >= 2 or (common >= 1 and min(len(stems[i]), len(stems[j])) == common):
-                found.append((i, j))
-    return found
+    `feedback_x_export_notes` do, `project_a_flow` and `project_b_flow` do not. (Two names sharing
+    two words, or one whole name that is the other's first word: found by grouping on the first
+    words, never by comparing every pair.)"""
+    by_first: dict[str, list[int]] = {}
+    for index, words in enumerate(_subject_words(p) for p in paths):
+        if words:
+            by_first.setdefault(words[0], []).append(index)
+    lengths = [len(_subject_words(p)) for p in paths]
+    seconds = [(_subject_words(p) + [""])[1] for p in paths]
+    found: set[tuple[int, int]] = set()
+    for members in by_first.values():
+        if len(members) < 2:
+            continue
+        by_second: dict[str, list[int]] = {}
+        for index in members:
+            if lengths[index] == 1:  # a one-word name prefixes every other name with that word
+                found.update((min(index, other), max(index, other)) for other in members if other != index)
+            else:
+                by_second.setdefault(seconds[index], []).append(index)
+        for group in by_second.values():
+            found.update((i, j) for n, i in enumerate(group) for j in group[n + 1 :])
+    return sorted(found)
 
 
 def _subject_words(path: str) -> list[str]:

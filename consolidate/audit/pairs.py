@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from pathlib import Path
 
@@ -203,14 +203,20 @@ def _value_conflicts(
 ) -> list[Draft]:
     """Near-identical statements that differ only in a value: "port is 8080" vs "port is 3000"."""
     drafts = []
+    entities: dict[int, frozenset[str]] = {}  # each entry's, computed once however many pairs it is in
+    values: dict[int, frozenset[str]] = {}
+    words: dict[int, frozenset[str]] = {}
     for i, j, _ in candidates:
         a, b = memory[i], memory[j]
-        if id(a) in taken or id(b) in taken or different_subjects(a, b):
+        if id(a) in taken or id(b) in taken:
             continue
-        va, vb = _values(a), _values(b)
+        ea, eb = _memo(entities, i, a, _entities), _memo(entities, j, b, _entities)
+        if ea and eb and not ea & eb:  # `different_subjects`
+            continue
+        va, vb = _memo(values, i, a, _values), _memo(values, j, b, _values)
         if not (va - vb) or not (vb - va):
             continue
-        words_a, words_b = _words_around_values(a), _words_around_values(b)
+        words_a, words_b = _memo(words, i, a, _words_around_values), _memo(words, j, b, _words_around_values)
         if min(len(words_a), len(words_b)) < 3 or jaccard(words_a, words_b) < 0.75:
             continue
         older, newer = sorted((a, b), key=recency)
@@ -221,6 +227,15 @@ def _value_conflicts(
         drafts.append(Draft("CONTRADICT", older, evidence, "NONE", 0.5, related=[newer], reason="value"))
         taken.add(id(older))
     return drafts
+
+
+def _memo(
+    cache: dict[int, frozenset[str]], index: int, unit: Unit, compute: Callable[[Unit], frozenset[str]]
+) -> frozenset[str]:
+    found = cache.get(index)
+    if found is None:
+        found = cache[index] = compute(unit)
+    return found
 
 
 def _asserted_version(unit: Unit, claim: Claim) -> bool:

@@ -12,6 +12,7 @@ import re
 import struct
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 
 BANDS, ROWS = 16, 2
 
@@ -61,7 +62,8 @@ def stem(word: str) -> str:
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)  # |a ∪ b| = |a| + |b| − |a ∩ b|: one set operation, not two
+    return shared / (len(a) + len(b) - shared)
 
 
 def containment(a: frozenset[str], b: frozenset[str]) -> float:
@@ -102,13 +104,36 @@ def candidate_pairs(sets: Sequence[frozenset[str]]) -> set[tuple[int, int]]:
     for members in buckets.values():
         if len(members) < 2 or len(members) > 200:
             continue  # a band shared by hundreds is boilerplate, not duplication
-        for i, left in enumerate(members):
-            for right in members[i + 1 :]:
-                pairs.add((left, right))
+        pairs.update(combinations(members, 2))  # members are in index order: each pair is (i < j)
     return pairs
 
 
 def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tuple[int, int, float]]:
     """Pairs with Jaccard ≥ threshold, best first (exact Jaccard on LSH candidates only)."""
-    scored = [(i, j, jaccard(sets[i], sets[j])) for i, j in candidate_pairs(sets)]
-    return sorted((p for p in scored if p[2] >= threshold), key=lambda p: (-p[2], p[0], p[1]))
+    sizes = [len(s) for s in sets]
+    masks = _bitmasks(sets)
+    scored = []
+    for i, j in candidate_pairs(sets):  # never an empty set: it has no signature
+        left, right = sizes[i], sizes[j]
+        if (left < threshold * right) if left < right else (right < threshold * left):
+            continue  # Jaccard ≤ |smaller| / |larger|: below the threshold whatever they share
+        shared = (masks[i] & masks[j]).bit_count()  # |a ∩ b| without building the set
+        score = shared / (left + right - shared)  # `jaccard`, inlined: this loop runs per candidate pair
+        if score >= threshold:
+            scored.append((i, j, score))
+    return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
+
+
+def _bitmasks(sets: Sequence[frozenset[str]]) -> list[int]:
+    """Each set as an integer with one bit per distinct token: an intersection is one AND."""
+    bits: dict[str, int] = {}
+    masks = []
+    for items in sets:
+        mask = 0
+        for item in items:
+            bit = bits.get(item)
+            if bit is None:
+                bit = bits[item] = 1 << len(bits)
+            mask |= bit
+        masks.append(mask)
+    return masks

@@ -6,15 +6,16 @@ never an error: a typo in a config file must not break a session.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from ..lazyre import lazy
+
 USER_CONFIG = "config.toml"
 PROJECT_CONFIG = ".consolidate.toml"
 LEARNING = "learning"
-CHANNEL_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,39}$")
+CHANNEL_NAME = lazy(r"^[a-z][a-z0-9_-]{0,39}$")
 LEARNING_SIGNAL = (
     "{n} learning(s) pending — fold them into memory with `consolidate dream` "
     "(the dream proposes each as a reviewable change and acks it once applied or rejected)"

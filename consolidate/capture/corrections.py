@@ -7,7 +7,7 @@ dotted i folded to plain `i`, so `YANLIŞ`, `yanlış` and `yanlis` all match.
 
 from __future__ import annotations
 
-import re
+from ..lazyre import lazy
 
 _WORD_PHRASES = {
     "en": (
@@ -65,9 +65,7 @@ _SUBSTRINGS = (
     "撤销",
 )
 _TURKISH_FOLD = str.maketrans({"ı": "i", "\u0307": None, "ş": "s", "ğ": "g", "ü": "u", "ö": "o", "ç": "c"})
-_WORDS = re.compile(
-    r"(?<!\w)(?:" + "|".join(p for phrases in _WORD_PHRASES.values() for p in phrases) + r")(?!\w)"
-)
+_WORDS = lazy(r"(?<!\w)(?:" + "|".join(p for phrases in _WORD_PHRASES.values() for p in phrases) + r")(?!\w)")
 REMINDER = (
     "The user's message reads like a correction. If it corrects how you worked, capture it once you "
     "understand it: write a visible `📝 Learned: …` line and a hidden `<!-- learning: <the rule, with the "

@@ -8,12 +8,12 @@ note another session left, if it is less than a week old.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write
+from ..lazyre import lazy
 from ..secrets import redact, redact_clip
 from ..transcripts.markers import without_markers
 from ..transcripts.records import Record, human_text
@@ -28,7 +28,7 @@ MAX_BYTES = 2000
 MAX_AGE = timedelta(days=7)
 EDIT_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 TITLE_KEYS = {"custom-title": "customTitle", "ai-title": "aiTitle", "summary": "summary"}
-_HEADER = re.compile(r"^<!-- session: (\S+) ended: (\S+) -->\n")
+_HEADER = lazy(r"^<!-- session: (\S+) ended: (\S+) -->\n")
 
 
 def handoff_path(state_dir: Path, project: Path) -> Path:

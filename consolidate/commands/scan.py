@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..discover import discover, load_memory_texts
+    from ..discover import find_candidates, load_memory_texts
     from ..errors import UsageError
     from ..timeparse import since_option
 
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         from ..transcripts import find_transcripts
 
         sessions = [f.session_id for f in find_transcripts(directory or settings.layout.transcripts_dir)]
-    report = discover(
+    report = find_candidates(
         settings, load_memory_texts(settings), since=since, sessions=sessions, transcripts_dir=directory,
         progress=_progress_printer(),
     )  # fmt: skip
@@ -73,7 +73,7 @@ def _progress_printer() -> Any:
 def _as_json(report: Any, directory: Any) -> dict[str, Any]:
     from ..discover.candidates import pointer_line
 
-    document = report.model_dump(mode="json")
+    document = report.to_dict()
     for item, candidate in zip(document["candidates"], report.candidates, strict=True):
         item["pointer"] = pointer_line(candidate)
     document["transcripts_dir"] = str(directory)

@@ -2,6 +2,13 @@
 rejected tool uses mined from Claude Code transcripts, as `Candidate`s for the dream."""
 
 from ..timeparse import parse_since
-from .discover import build_report, discover, discover_recent, load_memory_texts
+from .discover import build_report, discover, discover_recent, find_candidates, load_memory_texts
 
-__all__ = ["build_report", "discover", "discover_recent", "load_memory_texts", "parse_since"]
+__all__ = [
+    "build_report",
+    "discover",
+    "discover_recent",
+    "find_candidates",
+    "load_memory_texts",
+    "parse_since",
+]

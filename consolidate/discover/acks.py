@@ -13,9 +13,10 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..lazyre import lazy
 from .text import sentences
 
-_STRONG = re.compile(
+_STRONG = lazy(
     r"^\W*(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
     r"my (?:mistake|bad|apologies)|(?:i'?m )?sorry|apologies|i apologi[sz]e|i was wrong|that'?s on me|"
     r"i should(?:n'?t)? have|fair point|fair enough|you caught|thanks for (?:catching|the correction)|"
@@ -24,7 +25,7 @@ _STRONG = re.compile(
     r"haklısın\w*|haklisin\w*|özür dilerim|kusura bakma\w*|hata bende|hatam\b)",
     re.IGNORECASE,
 )
-_WEAK = re.compile(
+_WEAK = lazy(
     r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
     r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
     r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|"
@@ -33,18 +34,18 @@ _WEAK = re.compile(
     re.IGNORECASE,
 )
 # A commitment that outlives the moment: "I'll remind you after each commit", "going forward I'll …".
-_COMMITMENT = re.compile(
+_COMMITMENT = lazy(
     r"\bi'?ll\b.*\b(?:from now on|going forward|in (?:the )?future|every(?: time)?|each|always|by default|"
     r"next time|whenever|the default)\b|\b(?:from now on|going forward),? i'?ll\b",
     re.IGNORECASE,
 )
-_RULE_WORDS = re.compile(
+_RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
     r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
     r"\b(?:her zaman|asla|yerine|gerek\w*|önce|sonra)\b",
     re.IGNORECASE,
 )
-_IMPERATIVE = re.compile(
+_IMPERATIVE = lazy(
     r"^(?:use|run|keep|put|add|write|bump|create|commit|install|standardi[sz]e|remind|ask|check|wait|stop|"
     r"follow|prefer|pass|avoid|never|always|don'?t|do not|make|start|name|place|move|include|mention)\b",
     re.IGNORECASE,

@@ -1,13 +1,13 @@
-"""Turn signals into `Candidate`s: layer, section, confidence and impact, one pointer line each."""
+"""Turn signals into candidate learnings: layer, section, confidence and impact, one pointer line each."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from memory_layout.pointers import trigger_pointer
 
-from ..models import Candidate, EvidenceRef, Layer
 from . import lexicon
+from .report import Evidence, Learning
 from .signals import Signal
 from .text import clip
 from .wording import finish
@@ -63,7 +63,7 @@ _IMPORTANT = (
 )
 
 
-def suggest_layer(signal: Signal) -> Layer:
+def suggest_layer(signal: Signal) -> str:
     """L0 for how to behave everywhere, L1 for project conventions and decisions, L3 for long detail."""
     text = signal.principle.lower()
     if lexicon.BEHAVIOUR.search(text):
@@ -85,7 +85,7 @@ def suggest_section(signal: Signal, layer: str) -> str:
     return SECTIONS.get(signal.kind, "Learnings")
 
 
-def to_candidate(signal: Signal) -> Candidate:
+def to_candidate(signal: Signal) -> Learning:
     """The candidate for one signal, before dedupe and the comparison with memory."""
     layer = suggest_layer(signal)
     principle, trigger = finish(signal.principle, signal.trigger or "working in this project")
@@ -93,8 +93,8 @@ def to_candidate(signal: Signal) -> Candidate:
     impact = BASE_IMPACT.get(signal.kind, 0.5) + (0.15 if any(w in lowered for w in _IMPORTANT) else 0.0)
     if layer == "L0":
         impact += 0.1
-    return Candidate(
-        kind=signal.kind,  # type: ignore[arg-type]
+    return Learning(
+        kind=signal.kind,
         principle=principle,
         trigger=trigger,
         layer=layer,
@@ -109,8 +109,8 @@ def to_candidate(signal: Signal) -> Candidate:
     )
 
 
-def _also(signal: Signal, item: dict[str, str]) -> EvidenceRef:
-    return EvidenceRef(
+def _also(signal: Signal, item: dict[str, str]) -> Evidence:
+    return Evidence(
         session=signal.session,
         uuid=item.get("uuid", ""),
         timestamp=item.get("timestamp", ""),
@@ -119,8 +119,8 @@ def _also(signal: Signal, item: dict[str, str]) -> EvidenceRef:
     )
 
 
-def evidence_of(signal: Signal) -> EvidenceRef:
-    return EvidenceRef(
+def evidence_of(signal: Signal) -> Evidence:
+    return Evidence(
         session=signal.session,
         uuid=signal.uuid,
         timestamp=signal.timestamp,
@@ -129,7 +129,14 @@ def evidence_of(signal: Signal) -> EvidenceRef:
     )
 
 
-def pointer_line(candidate: Candidate) -> str:
+class _Pointed(Protocol):
+    @property
+    def trigger(self) -> str: ...
+    @property
+    def principle(self) -> str: ...
+
+
+def pointer_line(candidate: _Pointed) -> str:
     """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.`"""
     line = trigger_pointer(candidate.trigger or "working in this project", candidate.principle)
     return line[:-1] if line.endswith("….") else line

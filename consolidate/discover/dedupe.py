@@ -4,9 +4,11 @@ with its frequency summed, its evidence pooled, and more confidence and impact w
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from ..models import Candidate, EvidenceRef
+from ..lazyre import lazy
 from .existing import contradicts, negated_terms
+from .report import Evidence, Learning
 from .spelling import typos
 from .text import overlap, stems
 
@@ -14,8 +16,8 @@ MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
 SAME_CODE_JACCARD = 0.2
 MAX_EVIDENCE = 5
-_CODE = re.compile(r"`([^`\n]+)`")
-_PLACEHOLDER = re.compile(r"^(?:\.+|…|x{2,}|<[^>]*>|\*)$")
+_CODE = lazy(r"`([^`\n]+)`")
+_PLACEHOLDER = lazy(r"^(?:\.+|…|x{2,}|<[^>]*>|\*)$")
 _PLAIN_VERBS = frozenset(
     {"use", "run", "always", "never", "instead", "rather", "prefer", "всегда", "использ", "总是", "kullan"}
 )
@@ -51,9 +53,9 @@ def _code_spans(text: str) -> set[str]:
     return {span for span in spans if span}
 
 
-def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
+def merge_candidates(candidates: list[Learning]) -> list[Learning]:
     """One candidate per cluster of near-duplicates; the most confident one speaks for the cluster."""
-    clusters: list[list[Candidate]] = []
+    clusters: list[list[Learning]] = []
     for candidate in sorted(candidates, key=lambda c: (-c.confidence, -len(c.evidence))):
         for cluster in clusters:
             if similar(candidate.principle, cluster[0].principle):
@@ -64,21 +66,21 @@ def merge_candidates(candidates: list[Candidate]) -> list[Candidate]:
     return [combine(cluster) for cluster in clusters]
 
 
-_DEICTIC = re.compile(r"\b(?:here|this|that|now|it|these|those|me|i|you)\b", re.IGNORECASE)
+_DEICTIC = lazy(r"\b(?:here|this|that|now|it|these|those|me|i|you)\b", re.IGNORECASE)
 _CURATED = frozenset({"marker", "queue"})
 
 
-def clarity(candidate: Candidate) -> tuple[int, int, int]:
+def clarity(candidate: Learning) -> tuple[int, int, int]:
     """How well a wording stands alone: a rule someone wrote down for later first, then the fewest words
     that point at the moment ("here", "this", "me"), then the one that says the most."""
     words = set(re.findall(r"\w+", candidate.principle.lower()))
     return (candidate.kind in _CURATED, -len(_DEICTIC.findall(candidate.principle)), len(words))
 
 
-_SWAP = re.compile(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+_SWAP = lazy(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
 
 
-def combine(cluster: list[Candidate]) -> Candidate:
+def combine(cluster: list[Learning]) -> Learning:
     """The most confident candidate leads; among those about as confident, the clearest wording speaks
     (a written-down rule before a remark made in passing; then one without a word another wording spells
     differently - a typo; then one that names what it replaces; then the one that says the most)."""
@@ -99,7 +101,7 @@ def combine(cluster: list[Candidate]) -> Candidate:
     )
     sessions = {e.session for c in cluster for e in c.evidence if e.session}
     extra_sessions = max(0, len(sessions) - 1)
-    merged = speaker.model_copy(deep=True)
+    merged = replace(speaker)
     merged.frequency = sum(c.frequency for c in cluster)
     merged.evidence = pooled_evidence(cluster)
     merged.queue_id = lead.queue_id or next((c.queue_id for c in cluster if c.queue_id), "")
@@ -110,18 +112,23 @@ def combine(cluster: list[Candidate]) -> Candidate:
     return merged
 
 
-def pooled_evidence(cluster: list[Candidate]) -> list[EvidenceRef]:
+def pooled_evidence(cluster: list[Learning]) -> list[Evidence]:
     """Up to five pieces of evidence, one per session first."""
     everything = [e for c in cluster for e in c.evidence]
-    first_per_session: list[EvidenceRef] = []
+    first_per_session: list[Evidence] = []
     seen: set[str] = set()
     for evidence in everything:
         if evidence.session not in seen:
             seen.add(evidence.session)
             first_per_session.append(evidence)
-    rest = [e for e in everything if e not in first_per_session]
+    rest: list[Evidence] = []
+    for evidence in everything:
+        if len(first_per_session) + len(rest) >= MAX_EVIDENCE:
+            break
+        if evidence not in first_per_session:
+            rest.append(evidence)
     return (first_per_session + rest)[:MAX_EVIDENCE]
 
 
-def distinct_sessions(candidate: Candidate) -> int:
+def distinct_sessions(candidate: Learning) -> int:
     return len({e.session for e in candidate.evidence if e.session})

@@ -13,6 +13,7 @@ import re
 from collections import deque
 from dataclasses import dataclass, field
 
+from ..lazyre import lazy
 from ..secrets import redact
 from ..transcripts.markers import find_markers
 from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_command
@@ -43,7 +44,7 @@ CLASSIFY_LIMIT = 4000  # a remember request or decision is said early, not at th
 SOFT_LIMIT = 1500  # a plain sentence counts only in a message that is not a pasted log
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 MARKER_TURNS = 2  # user turns that may still contradict a marker before it stands
-_CONTRADICTS = re.compile(
+_CONTRADICTS = lazy(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|correct|right|true)|that(?:'s| is)n'?t (?:correct|right|true)|"
     r"that(?:'s| is) (?:not|wrong)|wrong\b|actually\b|i lied\b|incorrect\b|нет\b|неверно|неправильно|"
     r"不对|不是|错了|hayır|yanlış|öyle değil)",

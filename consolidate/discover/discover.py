@@ -1,7 +1,8 @@
 """The offline signal discoverer: mine the sessions in the window, return a `DiscoveryReport`.
 
-`discover` is what the dream calls (and `consolidate scan` prints); `discover_recent` is its fallback
-when an LLM discoverer fails: a deterministic scan of the few most recent sessions.
+`discover` is what the dream calls; `discover_recent` is its fallback when an LLM discoverer fails: a
+deterministic scan of the few most recent sessions. Both return the validated `DiscoveryReport`;
+`find_candidates` (what `consolidate scan` prints) is the same report as plain data, no pydantic.
 """
 
 from __future__ import annotations
@@ -10,24 +11,22 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memory_layout.document import MAX_DOCUMENT_BYTES
-from memory_layout.files import read_regular
+from memory_layout.files import MAX_DOCUMENT_BYTES, read_regular
 
 from ..imports import imported_texts
-from ..models import Candidate, DiscoveryReport
+from ..marker import read_marker
 from ..settings import Settings
-from ..status import read_marker
 from ..transcripts.session import TranscriptFile
-from .candidates import queue_signal, to_candidate
-from .dedupe import merge_candidates
-from .echoes import ECHO_KIND, attach_echoes
-from .existing import compare, statements
-from .quality import rejection_reason
+from .report import Learning, ScanReport
+from .reportcache import cached_report
 from .scanner import SignalCache
 from .signals import Signal
 from .window import most_recent_sessions, select_transcripts, timestamp_after
+
+if TYPE_CHECKING:
+    from ..models import DiscoveryReport
 
 Progress = Callable[[int, int, str], None]
 MemoryTexts = Mapping[str, str] | Iterable[str]
@@ -46,6 +45,24 @@ def discover(
 ) -> DiscoveryReport:
     """Candidates from the sessions after `since` (default: the last consolidation; all when never).
     `save_state=False` (a dry run) keeps the scan cache as it was."""
+    return find_candidates(
+        settings, existing_memory_texts, since, sessions, extra_items,
+        transcripts_dir=transcripts_dir, progress=progress, save_state=save_state,
+    ).to_model()  # fmt: skip
+
+
+def find_candidates(
+    settings: Settings,
+    existing_memory_texts: MemoryTexts = (),
+    since: datetime | None = None,
+    sessions: Iterable[str] | None = None,
+    extra_items: Sequence[Mapping[str, Any]] = (),
+    *,
+    transcripts_dir: Path | None = None,
+    progress: Progress | None = None,
+    save_state: bool = True,
+) -> ScanReport:
+    """`discover` as plain data."""
     directory = transcripts_dir or settings.layout.transcripts_dir
     if since is None and sessions is None:
         since = read_marker(settings.memory_dir)
@@ -68,7 +85,7 @@ def discover_recent(
     files = most_recent_sessions(directory, limit)
     report = _run(settings, files, existing_memory_texts, None, extra_items, progress, save_state)
     report.notes.append(f"fallback scan of the {limit} most recent sessions")
-    return report
+    return report.to_model()
 
 
 def _run(
@@ -79,7 +96,7 @@ def _run(
     extra_items: Sequence[Mapping[str, Any]],
     progress: Progress | None,
     save_state: bool = True,
-) -> DiscoveryReport:
+) -> ScanReport:
     cache = SignalCache(settings.run_dir("scan"))
     signals: list[Signal] = []
     stats: Counter[str] = Counter()
@@ -92,20 +109,30 @@ def _run(
             progress(done, len(files), str(file.path))
     if save_state:
         cache.save()
-    signals.extend(queue_signal(dict(item)) for item in extra_items)
-    report = build_report(signals, memory)
+    if extra_items:
+        from .candidates import queue_signal
+
+        signals.extend(queue_signal(dict(item)) for item in extra_items)
+    texts = dict(memory) if isinstance(memory, Mapping) else list(memory)
+    report = cached_report(cache.directory, signals, texts, build_report, save=save_state)
     report.sessions_scanned = len({f.session_id for f in files})
     report.stats.update(stats)
     return report
 
 
-def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> DiscoveryReport:
+def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
+    from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
+    from .dedupe import merge_candidates
+    from .echoes import ECHO_KIND, attach_echoes
+    from .existing import compare, statements
+    from .quality import rejection_reason
+
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     signals = [s for s in signals if s.kind != ECHO_KIND]
     stats: Counter[str] = Counter(signals=len(signals))
     dropped_queue: list[str] = []
-    kept: list[Candidate] = []
+    kept: list[Learning] = []
     for signal in signals:
         reason = rejection_reason(signal)
         if reason:
@@ -125,11 +152,11 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> DiscoveryRe
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
-        candidate.category = match.category  # type: ignore[assignment]
+        candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)
     candidates.sort(key=lambda c: (-(c.impact * c.confidence), -c.frequency, c.principle))
-    report = DiscoveryReport(candidates=candidates, dropped_queue_ids=dropped_queue)
+    report = ScanReport(candidates=candidates, dropped_queue_ids=dropped_queue)
     report.stats.update(stats)
     return report
 

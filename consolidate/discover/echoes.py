@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from ..models import Candidate, EvidenceRef
 from .existing import contradicts
+from .report import Evidence, Learning
 from .signals import Signal
 from .text import content_size, mask_code, stems
 
@@ -31,7 +31,7 @@ def is_echo_text(text: str) -> bool:
     return content_size(mask_code(stripped)) >= MIN_ECHO
 
 
-def attach_echoes(candidates: list[Candidate], echoes: list[Signal]) -> None:
+def attach_echoes(candidates: list[Learning], echoes: list[Signal]) -> None:
     """Each echo joins the one candidate whose principle it repeats best (in place); the rest are dropped."""
     if not candidates or not echoes:
         return
@@ -52,7 +52,7 @@ def attach_echoes(candidates: list[Candidate], echoes: list[Signal]) -> None:
         if contradicts(echo.principle, best.principle) or len(best.evidence) >= MAX_EVIDENCE:
             continue
         best.evidence.append(
-            EvidenceRef(
+            Evidence(
                 session=echo.session,
                 uuid=echo.uuid,
                 timestamp=echo.timestamp,

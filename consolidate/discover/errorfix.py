@@ -15,13 +15,14 @@ from collections import deque
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 from .phrasing import error_fix_principle, error_gist
 from .text import clip
 from .triggers import command_head
 
 # What a failing call says when the call itself was wrong, not the code it ran.
-USAGE_ERROR = re.compile(
+USAGE_ERROR = lazy(
     r"command not found|not found|unknown (?:option|command|argument|flag|subcommand)|unrecognized|"
     r"unexpected argument|invalid (?:option|argument|value|choice)|no such (?:file|option|command|table)|"
     r"usage:|did you mean|is not recognized|not a git repository|permission denied|does not exist|"
@@ -31,11 +32,11 @@ USAGE_ERROR = re.compile(
     r"no rule to make target|can't open file|cannot open|unknown target|no such subcommand",
     re.IGNORECASE,
 )
-_NOISE_SUFFIX = re.compile(
+_NOISE_SUFFIX = lazy(
     r"\s*(?:2>&1|2>/dev/null|>/dev/null|\|\s*(?:head|tail|grep|less|more|wc|cat|sort|uniq|tee)\b[^|;&]*|"
     r";\s*echo\b[^|;&]*|\|\|\s*true)\s*",
 )
-_CD_PREFIX = re.compile(r"^\s*cd\s+\S+\s*&&\s*")
+_CD_PREFIX = lazy(r"^\s*cd\s+\S+\s*&&\s*")
 _SKIPPED_ERRORS = ("Sibling tool call errored", "Interrupted by user", "[Request interrupted")
 _SHELL_TOOLS = frozenset({"Bash", "BashOutput", "PowerShell"})
 # Looking around (a file that is not there, a pattern with no match) is exploration, not a lesson.

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..lazyre import lazy
 from . import lexicon
 from .text import overlap, stems
 
@@ -19,10 +20,10 @@ RECORDED_CONTAINMENT = 0.8
 RECORDED_JACCARD = 0.8
 RELATED_CONTAINMENT = 0.5
 RECORDED_WITH_CODE = 0.6  # enough when every command the principle names is in the statement too
-_CODE = re.compile(r"`([^`\n]+)`")
-_BULLET = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
-_SKIP_LINE = re.compile(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
-_NEGATED_SPAN = re.compile(
+_CODE = lazy(r"`([^`\n]+)`")
+_BULLET = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_SKIP_LINE = lazy(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
+_NEGATED_SPAN = lazy(
     r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,4})", re.IGNORECASE
 )
 
@@ -92,7 +93,7 @@ def _same_commands(principle: str, statement: str) -> bool:
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 
 
-_CLAUSE_END = re.compile(
+_CLAUSE_END = lazy(
     r"\b(?:when|whenever|if|unless|because|since|while|so|but|where|for|in|on|at|with|from|during|within)\b"
 )
 
@@ -112,8 +113,8 @@ def negated_terms(text: str) -> frozenset[str]:
     return frozenset(found - _CARRIER_VERBS)
 
 
-_VERB_NEGATION = re.compile(r"don'?t|do not|never|not")
-_SPAN_WORD = re.compile(r"`[^`]*`?|[\w./-]+")
+_VERB_NEGATION = lazy(r"don'?t|do not|never|not")
+_SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
 
 
 def _negated_verb(span: str) -> str:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy
+
 
 def _any(*patterns: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    return lazy("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
 
 
 # --- corrections: the user says what the assistant just did is not what they want ---------------
@@ -213,7 +215,7 @@ def lowered(pattern: re.Pattern[str]) -> re.Pattern[str]:
     (no pattern here spells an upper-case letter)."""
     twin = _LOWERED.get(pattern.pattern)
     if twin is None:
-        twin = _LOWERED[pattern.pattern] = re.compile(pattern.pattern)
+        twin = _LOWERED[pattern.pattern] = lazy(pattern.pattern)
     return twin
 
 

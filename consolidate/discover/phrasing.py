@@ -4,25 +4,26 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy
 from . import lexicon
 from .rewrite import from_directive, strip_fillers
 from .text import clip, sentences
 
 PRINCIPLE_LIMIT = 160
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_QUOTED = re.compile(r"^\s*>.*$", re.MULTILINE)
-_LEAD = re.compile(
+_FENCE = lazy(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_QUOTED = lazy(r"^\s*>.*$", re.MULTILINE)
+_LEAD = lazy(
     r"^\s*(?:(?:no|nope|nah|wrong|hmm+|well|actually|ok(?:ay)?|so|but|sorry|нет|неправильно|неверно|не так|"
     r"не то|ну|не надо так|不对|不是|错了|不行|嗯|hayır|yanlış|olmaz|öyle değil|böyle değil)\b\s*[,.!:;—-]*\s*)+",
     re.IGNORECASE,
 )
-_ZH_LEAD = re.compile(r"^\s*(?:不对|不是这样|错了|不行)[，,。！!：:\s]*")
-_POLITE = re.compile(
+_ZH_LEAD = lazy(r"^\s*(?:不对|不是这样|错了|不行)[，,。！!：:\s]*")
+_POLITE = lazy(
     r"^\s*(?:please|pls|пожалуйста|请|lütfen)\b[,\s]*|[,\s]*\b(?:please|thanks|thank you|пожалуйста|спасибо|"
     r"谢谢|lütfen|teşekkürler)\b[.!\s]*$",
     re.IGNORECASE,
 )
-_LETS = re.compile(r"^\s*let'?s\s+", re.IGNORECASE)
+_LETS = lazy(r"^\s*let'?s\s+", re.IGNORECASE)
 
 
 def _body(text: str) -> str:
@@ -105,11 +106,11 @@ def error_fix_principle(failed: str, fixed: str, error: str) -> str:
     return f"Use `{fixed_text}` — `{failed_text}` fails{reason}"
 
 
-_EXIT_LINE = re.compile(r"^\s*exit code \d+\s*$", re.IGNORECASE)
-_TAG = re.compile(r"</?[a-z_]+>")
+_EXIT_LINE = lazy(r"^\s*exit code \d+\s*$", re.IGNORECASE)
+_TAG = lazy(r"</?[a-z_]+>")
 
 
-_TELLING = re.compile(
+_TELLING = lazy(
     r"\berror\b|undefined reference|cannot|can't|not found|fatal|unexpected|unknown|invalid", re.I
 )
 

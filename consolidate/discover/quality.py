@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
 from .signals import Signal
@@ -17,8 +18,8 @@ MIN_CONTENT = 3
 MIN_RULE = 4  # words a rule said in passing needs to stand alone without the conversation around it
 _SAID_IN_PASSING = frozenset({"remember", "preference", "correction", "rejection"})
 LONG_PRINCIPLE = 200  # a rule that needs more words is a topic file with its own summary, not a remark
-_CODE = re.compile(r"`[^`\n]+`")
-_VAGUE_OBJECT = re.compile(
+_CODE = lazy(r"`[^`\n]+`")
+_VAGUE_OBJECT = lazy(
     r"^(?:don'?t|do not|never|stop)\s+(?:do(?:ing)?|that|this|it)\b[\s.!]*(?:that|this|it)?[\s.!]*$", re.I
 )
 # Kinds whose wording was chosen by the user in passing: they must show they hold beyond the moment.
@@ -59,20 +60,20 @@ def rejection_reason(signal: Signal) -> str:
     return form_problem(principle, explicit=signal.kind == "remember")
 
 
-HEDGE = re.compile(
+HEDGE = lazy(
     r"\b(?:maybe|perhaps|i think|i'?m (?:leaning|thinking|not sure|wondering)|i wonder|i would have thought|one thought|"
     r"or am i|am i (?:confused|missing|wrong)|how about|what about|what if|"
     r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
     r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
     re.IGNORECASE,
 )
-_NARRATIVE = re.compile(
+_NARRATIVE = lazy(
     r"^(?:i|i'?m|i'?ve|i'?d|we'?ve|we made|we are|we'?re|it seems|it looks|there (?:is|are)|here is|this is|"
     r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|what|why|how|where|who|which|is|are|"
     r"do|does|did|can|could|would)\b",
     re.IGNORECASE,
 )
-_ONE_OFF_EDIT = re.compile(
+_ONE_OFF_EDIT = lazy(
     r"\b(?:sub)?sections?\b|\bparagraphs?\b|\bsub-?bullets?\b|\bheadings?\b|\bthis (?:file|doc|function|line|"
     r"test|commit|change|pr)\b|\bline \d+|\btwo commits\b|\bchore-\d+\b",
     re.IGNORECASE,
@@ -80,12 +81,12 @@ _ONE_OFF_EDIT = re.compile(
 
 
 # How the program should behave is a feature request for the code, not a rule for working on it.
-_FEATURE = re.compile(
+_FEATURE = lazy(
     r"^(?:we|it|the (?:tool|cli|app|program|command)) should (?:always |never |also )?(?:print|show|output|display|"
     r"emit|warn|indicate|report|list|log)\b",
     re.IGNORECASE,
 )
-_LITERAL_EDIT = re.compile(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
+_LITERAL_EDIT = lazy(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
 
 
 def form_problem(principle: str, explicit: bool = False) -> str:
@@ -112,7 +113,7 @@ def form_problem(principle: str, explicit: bool = False) -> str:
     return ""
 
 
-_ALTERNATIVE = re.compile(
+_ALTERNATIVE = lazy(
     r"\b(?:instead of|rather than)\b|\blike the rest of\b|"
     r"\bbefore (?:we |you )?(?:actually )?(?:start|begin)\w*\b|\bas (?:everywhere|elsewhere) (?:else)?\b|"
     r"\bconsistent with\b|\b(?:use|run|call|prefer)\s+\S+(?:\s+\S+){0,2}?,?\s+not\b|"
@@ -120,7 +121,7 @@ _ALTERNATIVE = re.compile(
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",
     re.IGNORECASE,
 )
-_CONDITIONAL_BAN = re.compile(
+_CONDITIONAL_BAN = lazy(
     r"^(?:don'?t|do not|never|avoid|no)\b.*\b(?:until|unless|before|without|when|if|after|while|before)\b|"
     r"^(?:не надо|не нужно|нельзя|никогда|не)\b.*\b(?:пока|если|без|до|когда|после)\b|"
     r"^(?:不要|别|不能).*(?:之前|之后|除非|如果|直到|以前)|"

@@ -10,21 +10,23 @@ from __future__ import annotations
 
 import re
 
-_FILLER = re.compile(
+from ..lazyre import lazy
+
+_FILLER = lazy(
     r"^(?:(?:so|also|and|but|actually|hmm+|ok(?:ay)?|well|note|fyi|btw|yes|yeah|yep|yup|sure|sorry|"
     r"(?:no|nope|nah)(?=\s*,)|(?:before|after) that(?= \w+ )|amend|please|pls|i think|i guess|i'?d say|i believe|personally|imo|first|now|again|right|"
     r"that looks (?:fine|good)|this looks (?:fine|good)|looks good|lgtm|great|nice|thanks|txs|"
     r"ну|итак|кстати|также|да|嗯|好|还有|ayrıca|evet|tamam)\b[\s,:;.!—–-]*)+",
     re.IGNORECASE,
 )
-_TAIL = re.compile(
+_TAIL = lazy(
     r"(?:[\s,;]+(?:thoughts|agreed|correct|right|ok|okay|make sense|wdyt|no|yes|imo)\s*[?!.]*|\s*[:;]-?[)(]|"
     r"\s*\b(?:lol|lmao)\b\.?|[\s!]+)+$",
     re.IGNORECASE,
 )
 _MODAL_LEAD = [
     (
-        re.compile(
+        lazy(
             r"^(?:as )?(?:previously |earlier )?(?:i|we) (?:said|mentioned|asked|told you|agreed|discussed)"
             r"(?: (?:before|earlier|previously))?,? (?:that )?(?:we |you )?(?:should|need to|must|would) ",
             re.I,
@@ -32,7 +34,7 @@ _MODAL_LEAD = [
         "",
     ),
     (
-        re.compile(
+        lazy(
             r"^(?:i think |i feel |personally )?we (?:really |probably |definitely )?(?:should|need to|must|"
             r"have to|ought to)(?: (?:probably|really|definitely|tend to|get in (?:a |the )?(?:consistent )?"
             r"habit (?:that|of)))* ",
@@ -40,29 +42,29 @@ _MODAL_LEAD = [
         ),
         "",
     ),
-    (re.compile(r"^(?:you|u) (?:really |always )?(?:should|need to|must|have to|ought to) ", re.I), ""),
-    (re.compile(r"^(?:i'?d like you to|i want you to|i'?d prefer (?:that )?you|please) ", re.I), ""),
-    (re.compile(r"^let'?s ", re.I), ""),
-    (re.compile(r"^(?:i'?ll|i will|going forward,? i'?ll|from now on,? i'?ll) ", re.I), ""),
+    (lazy(r"^(?:you|u) (?:really |always )?(?:should|need to|must|have to|ought to) ", re.I), ""),
+    (lazy(r"^(?:i'?d like you to|i want you to|i'?d prefer (?:that )?you|please) ", re.I), ""),
+    (lazy(r"^let'?s ", re.I), ""),
+    (lazy(r"^(?:i'?ll|i will|going forward,? i'?ll|from now on,? i'?ll) ", re.I), ""),
 ]
-_REGRET = re.compile(r"^(?:we|you|i) should(?:n'?t)? have (?P<verb>\w+) (?:those |these )*", re.IGNORECASE)
+_REGRET = lazy(r"^(?:we|you|i) should(?:n'?t)? have (?P<verb>\w+) (?:those |these )*", re.IGNORECASE)
 _PARTICIPLE = {
     "done": "run", "run": "run", "used": "use", "asked": "ask", "checked": "check", "waited": "wait",
     "created": "create", "committed": "commit", "tested": "test", "added": "add", "bumped": "bump",
     "installed": "install", "updated": "update", "read": "read", "written": "write", "made": "make",
 }  # fmt: skip
-_TRANSIENT_CLAUSE = re.compile(
+_TRANSIENT_CLAUSE = lazy(
     r",\s*(?:not a problem|no problem|but not|except|although|though)\b.*$|"
     r",[^,]*\b(?:this time|for now|right now|at the moment|atm|today)\b.*$",
     re.IGNORECASE,
 )
-_CLAUSE_RULE = re.compile(
+_CLAUSE_RULE = lazy(
     r"[,;:—–]\s+(?=(?:so |but |and )?(?:we|you) (?:really |probably |definitely )?(?:should|need to|must|have to)\b|"
     r"(?:please )?(?:always|never|don'?t|do not)\s+(?!(?:in|on|at|the|a|an|for|to|by|with)\b)\w+)",
     re.IGNORECASE,
 )
-_YOU = re.compile(r"\byou\b(?!')", re.IGNORECASE)
-_STRAY_ESCAPE = re.compile(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
+_YOU = lazy(r"\byou\b(?!')", re.IGNORECASE)
+_STRAY_ESCAPE = lazy(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
 
 
 def imperative(sentence: str, *, speaker: str = "user") -> str:
@@ -91,7 +93,7 @@ def imperative(sentence: str, *, speaker: str = "user") -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
-_RULE_START = re.compile(
+_RULE_START = lazy(
     r"^(?:(?:we|you) (?:really |probably |definitely )?(?:should|need to|must|have to)|always|never|don'?t|do not|"
     r"use|run|keep|add|put|write|bump|create|install|only|before|after|when|if|for)\b",
     re.IGNORECASE,
@@ -102,9 +104,9 @@ def _starts_with_rule(text: str) -> bool:
     return bool(_RULE_START.match(text))
 
 
-_QUOTED_WORD = re.compile(r"[\"“”]([A-Za-z]+)[\"“”]")
-_SYMBOL_LEAD = re.compile(r"^[^\w`\"'(\[]+")
-_RATHER = re.compile(
+_QUOTED_WORD = lazy(r"[\"“”]([A-Za-z]+)[\"“”]")
+_SYMBOL_LEAD = lazy(r"^[^\w`\"'(\[]+")
+_RATHER = lazy(
     r"^rather than (?:use |using )?(?P<old>.+?),? (?:you|we) (?:should|can|could)(?: be able to)? use (?P<new>.+)$",
     re.IGNORECASE,
 )
@@ -130,7 +132,7 @@ def clean_escapes(text: str) -> str:
     return _STRAY_ESCAPE.sub("", text).strip()
 
 
-_DIRECTIVE_CLAUSE = re.compile(
+_DIRECTIVE_CLAUSE = lazy(
     r"(?:[.;:!]|\s[-—–])\s+(?=(?:please )?(?:use|run|never|always|don'?t|do not|keep|put|call|prefer|avoid|"
     r"stop|only|make sure)\b)",
     re.IGNORECASE,
@@ -148,26 +150,25 @@ def from_directive(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-_NARRATIVE_LEAD = re.compile(
-    r"^(?:that'?s|that is|this is|it'?s|i|i'?m|we'?re|you'?re|you are)\b", re.IGNORECASE
-)
+_NARRATIVE_LEAD = lazy(r"^(?:that'?s|that is|this is|it'?s|i|i'?m|we'?re|you'?re|you are)\b", re.IGNORECASE)
 
 
 _FIRST_PERSON = [
-    (re.compile(r"\bI'm\b"), "the user is"),
-    (re.compile(r"\bI've\b"), "the user has"),
-    (re.compile(r"\bI'd\b"), "the user would"),
-    (re.compile(r"\bI'll\b"), "the user will"),
-    (re.compile(r"\bI (can|could|will|would|should|must|may|might|did|had|was)\b"), r"the user \1"),
-    (re.compile(r"\bI (?:don'?t|do not)\b"), "the user doesn't"),
-    (re.compile(r"\bI am\b"), "the user is"),
-    (re.compile(r"\bI have\b"), "the user has"),
-    (re.compile(r"\bI do\b"), "the user does"),
-    (re.compile(r"\bI (want|need|prefer|like|expect|review|check|amend|commit|merge|push|test)\b"), r"the user \1s"),
-    (re.compile(r"\bmyself\b"), "the user"),
-    (re.compile(r"\bme\b"), "the user"),
-    (re.compile(r"\bmy\b"), "the user's"),
+    (lazy(r"\bI'm\b"), "the user is"),
+    (lazy(r"\bI've\b"), "the user has"),
+    (lazy(r"\bI'd\b"), "the user would"),
+    (lazy(r"\bI'll\b"), "the user will"),
+    (lazy(r"\bI (can|could|will|would|should|must|may|might|did|had|was)\b"), r"the user \1"),
+    (lazy(r"\bI (?:don'?t|do not)\b"), "the user doesn't"),
+    (lazy(r"\bI am\b"), "the user is"),
+    (lazy(r"\bI have\b"), "the user has"),
+    (lazy(r"\bI do\b"), "the user does"),
+    (lazy(r"\bI (want|need|prefer|like|expect|review|check|amend|commit|merge|push|test)\b"), r"the user \1s"),
+    (lazy(r"\bmyself\b"), "the user"),
+    (lazy(r"\bme\b"), "the user"),
+    (lazy(r"\bmy\b"), "the user's"),
 ]  # fmt: skip
+_LONE_I = lazy(r"\bI\b")
 
 
 def third_person(text: str) -> str:
@@ -176,6 +177,6 @@ def third_person(text: str) -> str:
     new = text
     for pattern, replacement in _FIRST_PERSON:
         new = pattern.sub(replacement, new)
-    if re.search(r"\bI\b", new) or new == text:
+    if _LONE_I.search(new) or new == text:
         return text
     return new[:1].upper() + new[1:]

@@ -19,7 +19,6 @@ from ..transcripts.records import Record
 from ..transcripts.session import TranscriptFile, read_transcript
 from ..transcripts.state import Change, FileState, ScanState, classify_change, state_key
 from .carry import CARRY_RECORDS, CarryStore
-from .detectors import detect_signals
 from .signals import Signal
 
 DETECTOR_VERSION = 3  # bump whenever detection changes: cached signals are then recomputed
@@ -81,6 +80,8 @@ class SignalCache:
 
     def _full(self, key: str, file: TranscriptFile, change: Change) -> FileScan:
         """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
+        from .detectors import detect_signals  # a scan with nothing new never loads the detectors
+
         transcript = read_transcript(file, lean=True)
         if transcript.identity is None:
             self._forget(key)
@@ -94,6 +95,8 @@ class SignalCache:
         carry = self.carry.get(key)
         if carry is None:
             return None
+        from .detectors import detect_signals
+
         transcript = read_transcript(file, start=previous.offset, lean=True)
         active = continued_conversation(carry, transcript.records)
         if active is None:

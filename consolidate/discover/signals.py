@@ -6,7 +6,7 @@ Signals are plain data (cached per transcript between scans); `candidates` turns
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..secrets import redact
@@ -40,7 +40,7 @@ class Signal:
     standing: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return dict(vars(self))  # `asdict` without its deep copy: plain values (`also` is only ever read)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signal:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from ..lazyre import lazy
 from . import lexicon
 from .text import STOPWORDS
 
-_LETTERS = re.compile(r"[^\W\d_]{3,}")
+_LETTERS = lazy(r"[^\W\d_]{3,}")
 
 
 def misspelt(text: str, others: list[str]) -> int:
@@ -40,7 +41,7 @@ def _known_word(word: str) -> bool:
     return word in STOPWORDS or bool(lexicon.DIRECTIVE.fullmatch(word) or _RULE_VERB.fullmatch(word))
 
 
-_RULE_VERB = re.compile(
+_RULE_VERB = lazy(
     r"update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
     r"check|ask|mention|review|amend|push|merge|tag|test|verify|document|pass|omit|remind|follow|avoid|"
     r"make|name|place|move|build|fix|change|edit|read|open|close|delete|rename|set|get|show|print|branch"

@@ -5,19 +5,21 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_QUOTED_LINE = re.compile(r"^\s*>.*$", re.MULTILINE)
-_SENTENCE_END = re.compile(
+from ..lazyre import lazy
+
+_FENCE = lazy(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_CODE = lazy(r"`[^`\n]*`")
+_QUOTED_LINE = lazy(r"^\s*>.*$", re.MULTILINE)
+_SENTENCE_END = lazy(
     r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?。！？])\s+|(?<=[。！？])|\n+"
 )
-_CYRILLIC = re.compile(r"[А-Яа-яЁё]")
-_CJK = re.compile(r"[\u3400-\u9fff]")
-_TURKISH = re.compile(
+_CYRILLIC = lazy(r"[А-Яа-яЁё]")
+_CJK = lazy(r"[\u3400-\u9fff]")
+_TURKISH = lazy(
     r"[ğĞşŞıİ]|\b(?:ve|bir|bu|şu|için|değil|yerine|kullan\w*|yap\w*|çünkü|lütfen|hayır)\b"
 )  # not IGNORECASE: it would let "İ" match every "i"
-_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
-_CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
+_WORD = lazy(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+_CJK_RUN = lazy(r"[\u3400-\u9fff]+")
 
 
 def _split(text: str) -> frozenset[str]:

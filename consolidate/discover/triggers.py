@@ -12,18 +12,19 @@ import re
 import shlex
 from functools import lru_cache
 
+from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
+_ENV_ASSIGN = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=\S*$")
 _WRAPPERS = frozenset({"sudo", "time", "nice", "env", "exec", "command", "nohup"})
 _THREE_WORD = frozenset({"run", "exec", "x", "-m"})
-_BACKTICK = re.compile(r"`([^`\n]{2,80})`")
-_FILE = re.compile(
+_BACKTICK = lazy(r"`([^`\n]{2,80})`")
+_FILE = lazy(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:md|py|rs|toml|json|ya?ml|ts|tsx|js|jsx|go|java|rb|sh|"
     r"txt|cfg|ini|lock|c|h|cpp|hpp|sql|html|css))\b"
 )
 _TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern, re.IGNORECASE), trigger)
+    (lazy(pattern, re.IGNORECASE), trigger)
     for pattern, trigger in (
         (r"\b(?:answer|respond|reply|tone|emoji)|отвеча|ответ|回答|回复|cevap|yanıt", "answering the user"),
         (r"\bmerg|\brebase\b|слиян|合并|birleştir", "merging a branch"),
@@ -112,7 +113,7 @@ _TOOL_TRIGGERS = {
 }
 
 
-_PLACEHOLDER = re.compile(r"^(?:x{2,}|\.{2,}|…|<[^>]*>|\*)$")
+_PLACEHOLDER = lazy(r"^(?:x{2,}|\.{2,}|…|<[^>]*>|\*)$")
 
 
 def topic_trigger(text: str, programs: frozenset[str] | None = None) -> str:

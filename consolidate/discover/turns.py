@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
 from .acks import NO_REPLY, Reply
@@ -25,7 +26,7 @@ from .triggers import command_head, program_of
 THRESHOLD = 3  # evidence needed for a turn that no phrase marked on its own
 
 # The user asks for something to be written into memory: the rule is in this turn or just before it.
-MEMORY_REQUEST = re.compile(
+MEMORY_REQUEST = lazy(
     r"\b(?:note|add|put|record|write|document|capture|mention|include)\b[^.?!\n]{0,50}?\b(?:in|to|into)\s+"
     r"(?:[^?!\n]{0,40}?\band\s+)?(?:the\s+|our\s+|/)?(?:claude|agents|memory)(?:\.md)?\b|"
     r"\bupdate\s+(?:the\s+|/)?(?:claude|agents)(?:\.md)?\b(?!\s+(?:to reflect|for the new|with the new))|"
@@ -36,34 +37,32 @@ MEMORY_REQUEST = re.compile(
     r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
     re.IGNORECASE,
 )
-_PRODUCT = re.compile(
+_PRODUCT = lazy(
     r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"
     r"header|prompt|help text)\b",
     re.IGNORECASE,
 )
-_DOC_UPDATE = re.compile(
-    r"\bto reflect\b|\bfor the (?:new|latest|current)\b|\bwith the (?:new|latest)\b", re.I
-)
-_MODAL = re.compile(
+_DOC_UPDATE = lazy(r"\bto reflect\b|\bfor the (?:new|latest|current)\b|\bwith the (?:new|latest)\b", re.I)
+_MODAL = lazy(
     r"\b(?:we|you) (?:really |probably |definitely )?(?:should|must|need to|have to|ought to)\b|"
     r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|\bneeds? to\b|\bshould be\b|"
     r"\byou (?:can'?t|cannot|mustn'?t)\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
     r"\b(?:gerek\w*|lazım|\w+(?:malı|meli)\w*)\b",
     re.IGNORECASE,
 )
-_GENERAL = re.compile(
+_GENERAL = lazy(
     r"\b(?:always|never|every|each|all non-trivial|on all|from now on|going forward|in (?:the )?future|"
     r"by default|whenever|habit|workflow|convention|rule)\b|\"always\"|всегда|никогда|каждый|впредь|"
     r"总是|永远|每次|以后|一律|\b(?:her zaman|asla|her seferinde|bundan sonra)\b",
     re.IGNORECASE,
 )
-_ORDER = re.compile(
+_ORDER = lazy(
     r"\b(?:first|before|after|then|until|once)\b|сначала|перед|после|потом|先|之前|之后|然后|"
     r"\b(?:önce|sonra|ardından)\b",
     re.IGNORECASE,
 )
-_INFORMS = re.compile(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
-_ACCUSATION = re.compile(
+_INFORMS = lazy(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
+_ACCUSATION = lazy(
     r"\byou (?:always|keep|still|again|never)\b.*\b(?:mistake|forget|forgot|miss)\w*\b|\byou didn'?t\b|"
     r"\bwhy (?:did|do|didn'?t) you\b|\bare you (?:hallucinating|sure)\b",
     re.IGNORECASE,
@@ -165,12 +164,12 @@ def is_memory_request(text: str) -> bool:
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
-_IMPERATIVE_START = re.compile(
+_IMPERATIVE_START = lazy(
     r"^(?:update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
     r"check|ask|mention|review|amend|push|merge|tag|test|verify|document)\b",
     re.IGNORECASE,
 )
-_CLAUSE = re.compile(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
+_CLAUSE = lazy(r",\s+(?:but|and|so|although|though|because)\s+|;\s+", re.IGNORECASE)
 
 
 def rule_clauses(text: str) -> list[str]:
@@ -283,7 +282,7 @@ def carried(turn: Turn) -> bool:
     return not _PRODUCT.search(turn.text)  # how the program should behave is a feature request, not a rule
 
 
-_CONVENTION_NOW = re.compile(
+_CONVENTION_NOW = lazy(
     r"\b(?:convention|rule|workflow|policy)\s+is(?:\s+now)?\s*:\s*(?P<rule>[^\n]{8,240})", re.IGNORECASE
 )
 

@@ -12,24 +12,25 @@ from __future__ import annotations
 
 import re
 
+from ..lazyre import lazy
 from .spelling import corrected
 
-_CANT = re.compile(r"^(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not|shouldn'?t|should not) ", re.I)
-_IE_CANT = re.compile(
+_CANT = lazy(r"^(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not|shouldn'?t|should not) ", re.I)
+_IE_CANT = lazy(
     r"\s*\((?:i\.e\.|ie|that is),?\s+(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not) (?P<rule>[^()]+)\)",
     re.I,
 )
-_COMMENT_TAIL = re.compile(
+_COMMENT_TAIL = lazy(
     r",\s+(?:it'?s|it is|that'?s|that is|which is)\s+(?:even |much |way |far )?(?:worse|better|more|less|\w{3,}er)\b[^,]*$",
     re.I,
 )
-_WHEN_LEAD = re.compile(
+_WHEN_LEAD = lazy(
     r"^when (?P<when>[^,:;`]{4,60}?)(?:[,:]\s*|\s+(?=(?:always|never|don'?t|do not|first|make sure)\b))"
     r"(?P<rule>.+)$",
     re.I,
 )
-_OPTION_ONLY = re.compile(r"^(?:always |never |do not |don'?t )?(?:pass|omit|add|use) `-[^`]+`\.?$", re.I)
-_TRIGGER_COMMAND = re.compile(r"`([^`]+)`")
+_OPTION_ONLY = lazy(r"^(?:always |never |do not |don'?t )?(?:pass|omit|add|use) `-[^`]+`\.?$", re.I)
+_TRIGGER_COMMAND = lazy(r"`([^`]+)`")
 
 
 def finish(principle: str, trigger: str) -> tuple[str, str]:

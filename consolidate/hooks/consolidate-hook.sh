@@ -32,6 +32,9 @@ cached=
 
 # Exit 86: older than 3.11; 87: consolidate cannot be imported. Both before stdin is read.
 # The session's directory is not on the path: a project's own `consolidate/` or `json.py` never loads.
+# With --path the interpreter starts isolated and without site (-I -S: no site-packages scan, no .pth
+# files; the hook path needs only the standard library); site-packages are added only when the package
+# is not at --path after all.
 code='import sys
 if sys.version_info < (3, 11): sys.exit(86)
 if sys.path and sys.path[0] in ("", "."): del sys.path[0]
@@ -39,13 +42,20 @@ if sys.argv[2]: sys.path.insert(0, sys.argv[2])
 try:
     from consolidate.hooks.entry import bootstrap_main
 except Exception:
-    sys.exit(87)
+    try:
+        import site
+        site.main()
+        from consolidate.hooks.entry import bootstrap_main
+    except Exception:
+        sys.exit(87)
 sys.exit(bootstrap_main(sys.argv[1], via=sys.argv[3]))'
+flags=-E
+[ -n "$path" ] && flags="-I -S"
 
 tried=
 for py in ${CONSOLIDATE_PYTHON:+"$CONSOLIDATE_PYTHON"} ${python:+"$python"} ${cached:+"$cached"} \
   python3.13 python3.12 python3.11 python3; do
-  "$py" -E -c "$code" "$event" "$path" "$via" 2>/dev/null
+  "$py" $flags -c "$code" "$event" "$path" "$via" 2>/dev/null
   rc=$?
   case $rc in
     0 | 2) exit $rc ;;

@@ -30,8 +30,13 @@ _PROBE = (
     "try:\n"
     "    import consolidate.hooks.entry\n"
     "except Exception:\n"
-    "    sys.exit(87)\n"
-)
+    "    try:\n"
+    "        import site\n"
+    "        site.main()\n"
+    "        import consolidate.hooks.entry\n"
+    "    except Exception:\n"
+    "        sys.exit(87)\n"
+)  # the launcher's check, with its flags: -I -S when the package directory is known, else -E
 
 
 @dataclass(frozen=True)
@@ -69,7 +74,7 @@ def probe(candidate: str, package_dir: str | None = None, env: Mapping[str, str]
         return Probe(candidate, None, None, "not found")
     try:
         done = subprocess.run(
-            [where, "-E", "-c", _PROBE, package_dir or ""],
+            [where, *(("-I", "-S") if package_dir else ("-E",)), "-c", _PROBE, package_dir or ""],
             capture_output=True, text=True, timeout=20, env=dict(env), stdin=subprocess.DEVNULL,
         )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:

@@ -6,17 +6,17 @@ last time the episode was seen (captured or bumped); a promoted episode no longe
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from ..lazyre import lazy
 from .episodes import IMPACT, Episode
 
 HOT_FREQ = 3
 PROMOTE_ABOVE = 0.8
 STALE_BELOW = 0.15
-_TOKEN = re.compile(r"\w+")
+_TOKEN = lazy(r"\w+")
 _ADVICE = (
     (("step", "workflow", "forgot", "process"), "forgot a step: add a hook (PreToolUse/PostToolUse)"),
     (("tool", "command", "cli"), "wrong tool or flag: fix the tool's documentation or add a lesson trigger"),

@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r"<!--\s*(?P<channel>[A-Za-z][A-Za-z0-9_-]{0,40})\s*:(?P<body>.*?)-->", re.DOTALL)
+from ..lazyre import lazy
+
+_COMMENT = lazy(r"<!--\s*(?P<channel>[A-Za-z][A-Za-z0-9_-]{0,40})\s*:(?P<body>.*?)-->", re.DOTALL)
 VISIBLE_LABELS = (
     "learned",
     "learning",
@@ -35,13 +37,11 @@ VISIBLE_LABELS = (
     "教训",
     "习得",
 )
-_VISIBLE = re.compile(
-    r"^[ \t>*_-]*📝\s*\**(?P<label>[^:：\n*]{1,30})\**\s*[:：]\s*\**(?P<body>.+)$", re.MULTILINE
-)
-_LESSON = re.compile(r"#lesson\b(?P<body>.*?)#/lesson", re.DOTALL | re.IGNORECASE)
-_FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_PLACEHOLDER = re.compile(r"^\s*(?:<[^>]*>|\.{3}|…|\[[^\]]*\]|\{[^}]*\})?\s*$")
+_VISIBLE = lazy(r"^[ \t>*_-]*📝\s*\**(?P<label>[^:：\n*]{1,30})\**\s*[:：]\s*\**(?P<body>.+)$", re.MULTILINE)
+_LESSON = lazy(r"#lesson\b(?P<body>.*?)#/lesson", re.DOTALL | re.IGNORECASE)
+_FENCE = lazy(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
+_INLINE_CODE = lazy(r"`[^`\n]*`")
+_PLACEHOLDER = lazy(r"^\s*(?:<[^>]*>|\.{3}|…|\[[^\]]*\]|\{[^}]*\})?\s*$")
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ def _clean(body: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-_FIELD = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(?P<value>.+)$")
+_FIELD = lazy(r"^\s*(?P<key>[A-Za-z][A-Za-z _-]{0,30}?)\s*:\s*(?P<value>.+)$")
 
 
 def _lesson_fields(body: str) -> tuple[tuple[str, str], ...]:

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..lazyre import lazy
+
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
 _METADATA_TYPES = (
     "file-history-snapshot", "file-history-delta", "summary", "custom-title", "ai-title", "tag", "last-prompt",
@@ -29,8 +31,8 @@ RESULT_CAP = 2_000
 INPUT_CAP = 2_000
 
 REJECTION_PREFIX = "The user doesn't want to proceed with this tool use"
-_REASON_SPLIT = re.compile(r"the user said:\s*", re.IGNORECASE)
-_HARNESS_NOTE = re.compile(r"\n\s*Note: The user's next message")
+_REASON_SPLIT = lazy(r"the user said:\s*", re.IGNORECASE)
+_HARNESS_NOTE = lazy(r"\n\s*Note: The user's next message")
 INTERRUPT_PREFIX = "[Request interrupted by user"
 # Text the harness writes into user turns: never something the user typed.
 MACHINE_PREFIXES = (
@@ -58,7 +60,7 @@ MACHINE_PREFIXES = (
     "UserPromptSubmit hook",
     "SessionStart hook",
 )
-_MACHINE_BLOCK = re.compile(
+_MACHINE_BLOCK = lazy(
     r"<(system-reminder|user-prompt-submit-hook|local-command-stdout|local-command-stderr|"
     r"local-command-caveat|command-name|command-message|command-args|bash-stdout|bash-stderr|"
     r"task-notification)>.*?(?:</\1>|\Z)",

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .branches import active_records
-from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
+from .fastjson import record_decoders
+from .lines import MAX_LINE_BYTES, LineStats, iter_json_blocks
 from .records import METADATA_PREFIXES, PROGRESS_MARKERS, Record, ToolResult, ToolUse, normalize
 from .state import FileIdentity
 
@@ -108,7 +109,8 @@ def _subagents(session_dir: Path) -> Iterable[TranscriptFile]:
 def read_transcript(
     file: TranscriptFile, start: int = 0, max_line_bytes: int = MAX_LINE_BYTES, *, lean: bool = False
 ) -> Transcript:
-    """Read complete lines from byte `start`; bad lines are counted in `stats`, never raised.
+    """Read complete lines from byte `start`; bad lines are counted in `stats`, never raised. Only the
+    fields a `Record` holds are decoded (see `fastjson`).
 
     `lean=True` reads only what following the dialog needs: progress records (hook and subagent
     progress) are left unparsed.
@@ -119,11 +121,18 @@ def read_transcript(
             transcript.identity = FileIdentity.from_handle(handle)
             handle.seek(start)
             markers = PROGRESS_MARKERS if lean else ()
-            lines = iter_json_lines(handle, transcript.stats, max_line_bytes, METADATA_PREFIXES, markers)
-            for line_no, (_, raw) in enumerate(lines, 1):
-                record = normalize(raw, line_no)
-                if record is not None:
-                    transcript.records.append(record)
+            fast = record_decoders()
+            one, many = (fast.one, fast.lines) if fast is not None else (None, None)
+            blocks = iter_json_blocks(
+                handle, transcript.stats, max_line_bytes, METADATA_PREFIXES, markers, one, many
+            )
+            line_no = 0
+            for block in blocks:
+                for raw in block:
+                    line_no += 1
+                    record = normalize(raw, line_no)
+                    if record is not None:
+                        transcript.records.append(record)
             transcript.end_offset = max(start, transcript.stats.offset)
     except OSError:
         pass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -166,3 +167,53 @@ def test_deleted_transcripts_leave_the_scan_state(settings: Settings) -> None:
     (directory / "gone.jsonl").unlink()
     assert discover(settings, since=datetime(2026, 1, 1, tzinfo=UTC)).candidates == []
     assert jsonlib.loads(state_file.read_text())["files"] == {}
+
+
+def test_the_plain_scan_report_is_the_validated_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.models import DiscoveryReport
+
+    generate_devset(tmp_path / "dev", pool="dev", seed=5)
+    plain = find_candidates(settings, transcripts_dir=tmp_path / "dev").to_dict()
+    validated = discover(settings, transcripts_dir=tmp_path / "dev").model_dump(mode="json")
+    assert len(plain["candidates"]) >= 5
+    # the second run reads from the scan cache: the same report either way
+    assert {k: v for k, v in plain.items() if k != "stats"} == {
+        k: v for k, v in validated.items() if k != "stats"
+    }
+    assert DiscoveryReport.model_validate(plain).model_dump(mode="json")["candidates"] == plain["candidates"]
+
+
+def test_an_unchanged_scan_answers_from_the_saved_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.discover.reportcache import REPORT_FILE
+
+    _session(tmp_path / "t", "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    first = find_candidates(settings, transcripts_dir=tmp_path / "t", sessions=None).to_dict()
+    saved = settings.run_dir("scan") / REPORT_FILE
+    assert saved.is_file() and [c["principle"] for c in first["candidates"]] == ["Use pnpm instead of npm"]
+    document = json.loads(saved.read_text())
+    document["report"]["candidates"][0]["principle"] = "Use yarn"  # what the cache says is what comes back
+    saved.write_text(json.dumps(document))
+    again = find_candidates(settings, transcripts_dir=tmp_path / "t").to_dict()
+    assert [c["principle"] for c in again["candidates"]] == ["Use yarn"]
+    assert again["stats"]["files_unchanged"] == 1
+    # other memory: the report is built again (and the rule now recorded is dropped)
+    recorded = find_candidates(
+        settings, ["- Use pnpm instead of npm."], transcripts_dir=tmp_path / "t"
+    ).to_dict()
+    assert recorded["candidates"] == [] and recorded["stats"]["dropped_recorded"] == 1
+    saved.write_text("{not json")
+    rebuilt = find_candidates(settings, transcripts_dir=tmp_path / "t").to_dict()
+    assert [c["principle"] for c in rebuilt["candidates"]] == ["Use pnpm instead of npm"]
+    assert json.loads(saved.read_text())["report"]["candidates"][0]["principle"] == "Use pnpm instead of npm"
+
+
+def test_a_dry_run_writes_no_saved_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.discover.reportcache import REPORT_FILE
+
+    _session(tmp_path / "t", "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    report = find_candidates(settings, transcripts_dir=tmp_path / "t", save_state=False)
+    assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
+    assert not (settings.run_dir("scan") / REPORT_FILE).exists()

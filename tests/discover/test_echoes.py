@@ -12,12 +12,12 @@ from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.echoes import attach_echoes, is_echo_text
 from consolidate.discover.existing import contradicts, negated_terms
+from consolidate.discover.report import Evidence, Learning
 from consolidate.discover.rewrite import third_person
 from consolidate.discover.signals import Signal, make_signal
 from consolidate.discover.spelling import corrected, misspelt
 from consolidate.discover.wording import finish
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.models import Candidate, EvidenceRef
 from consolidate.transcripts import find_transcripts, read_transcript
 
 
@@ -80,9 +80,9 @@ def test_an_echo_alone_is_never_a_candidate(tmp_path: Path) -> None:
     assert _signals(tmp_path / "again", writer) == []  # only the scanner asks for echoes
 
 
-def _candidate(principle: str, uuid: str = "u0") -> Candidate:
-    return Candidate(
-        kind="correction", principle=principle, trigger="x", evidence=[EvidenceRef(session="s", uuid=uuid)]
+def _candidate(principle: str, uuid: str = "u0") -> Learning:
+    return Learning(
+        kind="correction", principle=principle, trigger="x", evidence=[Evidence(session="s", uuid=uuid)]
     )
 
 

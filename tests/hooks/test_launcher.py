@@ -85,8 +85,21 @@ def test_a_package_in_the_session_directory_is_never_imported(tmp_path: Path) ->
     done = launch("UserPromptSubmit", data, tmp_path, path, "--path", str(ROOT))
     assert done.returncode == 0 and "correction" in done.stdout
     assert not (tmp_path / "PLANTED").exists()
-    no_path = launch("UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable)
+    no_path = launch(
+        "UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable
+    )
     assert no_path.returncode == 0 and not (tmp_path / "PLANTED").exists()
+
+
+def test_without_the_package_at_path_site_packages_are_tried_before_giving_up(tmp_path: Path) -> None:
+    """With --path the interpreter starts with -I -S; a stale --path still finds an installed package."""
+    empty = tmp_path / "moved"
+    empty.mkdir()
+    data = {"session_id": "s-1", "cwd": str(tmp_path), "prompt": "wrong, use the other one"}
+    done = launch("UserPromptSubmit", data, tmp_path, bare_path(tmp_path, BROKEN), "--python", sys.executable,
+                  "--path", str(empty))  # fmt: skip
+    assert done.returncode == 0 and "correction" in done.stdout
+    assert probe(sys.executable, str(empty)).suitable and probe(sys.executable, str(ROOT)).suitable
 
 
 def test_a_broken_recorded_interpreter_falls_through_to_the_next(tmp_path: Path) -> None:
