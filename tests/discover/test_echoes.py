@@ -253,3 +253,11 @@ def test_a_rule_said_as_it_is_somewhere_is_recorded_though_another_line_names_th
     only = statements({"CLAUDE.md": "Use `cargo` when possible, `tspec` is only a wrapper.\n"})
     assert compare("Use `tspec` instead of `cargo` when possible.", only).category == "CONTRADICT"
     assert not contradicts("Install right after the tests pass", "Do not defer installation")
+
+
+def test_the_user_is_no_content_word_two_rules_share() -> None:
+    from consolidate.discover.dedupe import similar
+
+    remind = "Remind the user to amend `.claude/*` files after each commit."
+    stop = "Stop after all commit so the user can review the change, amend the .claude/ session files and do tests"
+    assert not similar(remind, stop)
