@@ -80,10 +80,7 @@ def build_plan(
     proposals: list[Proposal] = []
     for draft in drafts:
         data = draft.as_dict(f"P{len(proposals) + 1}")
-        written = [{k: v for k, v in change.items() if k != "file"} for change in data["changes"]]
-        if has_secret(
-            json.dumps(written, ensure_ascii=False)
-        ):  # the text written; our own paths are no secret
+        if has_secret(json.dumps(data["changes"], ensure_ascii=False)):
             notes.append(f"dropped (would write a secret): {redact(draft.summary)}")
             continue
         if draft.layer == "L0":

@@ -210,22 +210,3 @@ def test_adds_to_a_clustered_section_go_to_its_cluster(settings) -> None:  # typ
     entry = next(c for c in add.changes if c.op == "add_entry").model_dump()
     assert entry["file"] == "clusters/reference.md"
     assert entry["text"].endswith("](../reference_handling_webhook_signatures.md)")  # the type of its section
-
-
-def test_a_project_path_that_looks_random_is_no_secret() -> None:
-    import tempfile
-
-    from consolidate.secrets import has_secret
-    from consolidate.settings import load_settings
-
-    with tempfile.TemporaryDirectory(dir="/tmp") as base:  # a short base: the whole path is one token
-        project = Path(base) / "tmpey4h6j_w" / "w00" / "project"
-        project.mkdir(parents=True)
-        assert has_secret(str(project / "CLAUDE.md"))  # what the gate once saw as a high-entropy token
-        (project / "CLAUDE.md").write_text("# Project\n\n## Conventions\n\n- Use `make` to build.\n")
-        settings = load_settings(project, memory_dir=Path(base) / "memory", home=Path(base) / "home")
-        convention = candidate("Remind the user to amend the session files after each commit", "committing")
-        synthesis = plan_for(settings, [], [convention.model_copy(update={"layer": "L1"})])
-        [proposal] = [p for p in synthesis.plan.proposals if p.action == "ADD"]
-        assert proposal.target.file == str(project / "CLAUDE.md")
-        assert not any("secret" in note for note in synthesis.notes)
