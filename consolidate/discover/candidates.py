@@ -88,7 +88,11 @@ def suggest_section(signal: Signal, layer: str) -> str:
 def to_candidate(signal: Signal) -> Learning:
     """The candidate for one signal, before dedupe and the comparison with memory."""
     layer = suggest_layer(signal)
-    principle, trigger = finish(signal.principle, signal.trigger or "working in this project")
+    principle, trigger = finish(
+        signal.principle,
+        signal.trigger or "working in this project",
+        curated=signal.kind in ("marker", "queue"),
+    )
     lowered = signal.principle.lower()
     impact = BASE_IMPACT.get(signal.kind, 0.5) + (0.15 if any(w in lowered for w in _IMPORTANT) else 0.0)
     if layer == "L0":

@@ -119,7 +119,7 @@ _SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
 
 def _negated_verb(span: str) -> str:
     """ "do not defer installation" negates deferring, not installing: a verb negation reaches its first
-    word, or past a verb that only carries it ("never use `npm`") the word or command after it."""
+    word, or past a verb that only carries it ("never use `npm`") the command or two words after it."""
     words = _SPAN_WORD.findall(span)
     if not words:
         return span
@@ -131,7 +131,7 @@ def _negated_verb(span: str) -> str:
             taken.append(word)
             if word.startswith("`"):
                 break
-        return " ".join(taken if taken[-1].startswith("`") else taken[:1])
+        return " ".join(taken if taken[-1].startswith("`") else taken[:2])  # "use pip install here"
     return words[0]
 
 

@@ -33,8 +33,9 @@ _OPTION_ONLY = lazy(r"^(?:always |never |do not |don'?t )?(?:pass|omit|add|use) 
 _TRIGGER_COMMAND = lazy(r"`([^`]+)`")
 
 
-def finish(principle: str, trigger: str) -> tuple[str, str]:
-    """(principle, trigger) with the wording fixes above applied."""
+def finish(principle: str, trigger: str, *, curated: bool = False) -> tuple[str, str]:
+    """(principle, trigger) with the wording fixes above applied; a rule written down for later
+    (`curated`: a marker, a queued item) keeps its own "When …:" lead."""
     text = corrected(principle.strip())
     aside = _IE_CANT.search(text)
     if aside and _CANT.match(text):
@@ -44,7 +45,7 @@ def finish(principle: str, trigger: str) -> tuple[str, str]:
     tail = _COMMENT_TAIL.search(text)
     if tail and len(text[: tail.start()].split()) >= 4:
         text = text[: tail.start()]
-    lead = _WHEN_LEAD.match(text)
+    lead = None if curated else _WHEN_LEAD.match(text)
     if lead and len(lead["rule"].split()) >= 2:
         trigger, text = lead["when"].strip(), lead["rule"].strip()
     if _OPTION_ONLY.match(text):
