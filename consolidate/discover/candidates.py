@@ -10,6 +10,7 @@ from . import lexicon
 from .report import Evidence, Learning
 from .signals import Signal
 from .text import clip
+from .wording import finish
 
 BASE_CONFIDENCE = {
     "marker": 0.9,
@@ -87,14 +88,18 @@ def suggest_section(signal: Signal, layer: str) -> str:
 def to_candidate(signal: Signal) -> Learning:
     """The candidate for one signal, before dedupe and the comparison with memory."""
     layer = suggest_layer(signal)
-    trigger = signal.trigger or "working in this project"
+    principle, trigger = finish(
+        signal.principle,
+        signal.trigger or "working in this project",
+        curated=signal.kind in ("marker", "queue"),
+    )
     lowered = signal.principle.lower()
     impact = BASE_IMPACT.get(signal.kind, 0.5) + (0.15 if any(w in lowered for w in _IMPORTANT) else 0.0)
     if layer == "L0":
         impact += 0.1
     return Learning(
         kind=signal.kind,
-        principle=signal.principle,
+        principle=principle,
         trigger=trigger,
         layer=layer,
         section=suggest_section(signal, layer),
@@ -102,7 +107,19 @@ def to_candidate(signal: Signal) -> Learning:
         confidence=round(min(0.98, BASE_CONFIDENCE.get(signal.kind, 0.5) + signal.strength), 2),
         impact=round(min(1.0, impact), 2),
         queue_id=signal.queue_id,
-        evidence=[evidence_of(signal)] if signal.uuid or signal.session or signal.quote else [],
+        evidence=[evidence_of(signal)] + [_also(signal, item) for item in signal.also]
+        if signal.uuid or signal.session or signal.quote
+        else [],
+    )
+
+
+def _also(signal: Signal, item: dict[str, str]) -> Evidence:
+    return Evidence(
+        session=signal.session,
+        uuid=item.get("uuid", ""),
+        timestamp=item.get("timestamp", ""),
+        quote=item.get("quote", ""),
+        file=signal.file,
     )
 
 

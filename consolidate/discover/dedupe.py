@@ -9,6 +9,7 @@ from dataclasses import replace
 from ..lazyre import lazy
 from .existing import contradicts, negated_terms
 from .report import Evidence, Learning
+from .spelling import typos
 from .text import overlap, stems
 
 MERGE_JACCARD = 0.5
@@ -76,12 +77,28 @@ def clarity(candidate: Learning) -> tuple[int, int, int]:
     return (candidate.kind in _CURATED, -len(_DEICTIC.findall(candidate.principle)), len(words))
 
 
+_SWAP = lazy(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+
+
 def combine(cluster: list[Learning]) -> Learning:
     """The most confident candidate leads; among those about as confident, the clearest wording speaks
-    (a written-down rule before a remark made in passing; then the one that says the most)."""
+    (a written-down rule before a remark made in passing; then one without a word another wording spells
+    differently - a typo; then one that names what it replaces; then the one that says the most)."""
     lead = cluster[0]
     close = [c for c in cluster if c.confidence >= lead.confidence - 0.1]
-    speaker = max(close, key=clarity)
+    wordings = list(dict.fromkeys(c.principle for c in close))
+    misspelt = dict(zip(wordings, typos(wordings), strict=True))
+    speaker = max(
+        close,
+        key=lambda c: (
+            clarity(c)[0],
+            -misspelt[c.principle],
+            bool(
+                _SWAP.search(c.principle)
+            ),  # "use X instead of Y" says more than "use X as much as possible"
+            *clarity(c)[1:],
+        ),
+    )
     sessions = {e.session for c in cluster for e in c.evidence if e.session}
     extra_sessions = max(0, len(sessions) - 1)
     merged = replace(speaker)

@@ -20,11 +20,12 @@ from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_
 from ..transcripts.session import TranscriptFile
 from . import lexicon
 from .acks import read_reply
+from .echoes import ECHO_KIND, is_echo_text
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
 from .quality import rejection_reason
-from .signals import Signal, make_signal
-from .text import language, mask_code, overlap
+from .signals import QUOTE_LIMIT, Signal, make_signal, quote_around
+from .text import clip, language, mask_code, overlap
 from .triggers import action_trigger, derive_trigger, program_of
 from .turns import (
     THRESHOLD,
@@ -55,6 +56,7 @@ _CONTRADICTS = lazy(
 class _Context:
     file: TranscriptFile
     start: int = 0
+    echoes: bool = False
     uses: dict[str, ToolUse] = field(default_factory=dict)
     last_use: ToolUse | None = None
     last_text: str = ""
@@ -64,15 +66,19 @@ class _Context:
     answered: bool = False  # the pending turn's answer has started acting
     interrupted: bool = False
     last_user_text: str = ""
+    last_user_base: dict[str, str] = field(default_factory=dict)
     programs: set[str] = field(default_factory=set)  # what the session ran, as far as `_programs` looked
     programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
 
 
-def detect_signals(records: list[Record], file: TranscriptFile, start: int = 0) -> list[Signal]:
-    """Signals completed at `records[start:]`; the records before `start` only give context."""
-    context = _Context(file, start)
+def detect_signals(
+    records: list[Record], file: TranscriptFile, start: int = 0, *, echoes: bool = False
+) -> list[Signal]:
+    """Signals completed at `records[start:]`; the records before `start` only give context. With
+    `echoes`, short turns that may repeat a lesson come too (kind `echo`, see `echoes`)."""
+    context = _Context(file, start, echoes=echoes)
     for index, record in enumerate(records):
         if record.type == "assistant":
             _assistant(record, index, context)
@@ -154,11 +160,22 @@ def _user(record: Record, index: int, context: _Context) -> None:
         return
     _finish_turn(context, index)
     _weigh_markers(context, text, index)
+    _echo(text, record, index, context)
     context.turn = _human(text, record, index, context)
-    context.last_user_text = text
+    context.last_user_text, context.last_user_base = text, _base(record, context)
     context.interrupted = False
     context.failed.clear()
     context.last_use, context.last_text = None, ""
+
+
+def _echo(text: str, record: Record, index: int, context: _Context) -> None:
+    """A short turn kept in case it repeats a lesson said elsewhere (see `echoes`)."""
+    if context.echoes and is_echo_text(text):
+        _emit(
+            context,
+            make_signal(ECHO_KIND, clip(text, QUOTE_LIMIT), quote=text, **_base(record, context)),
+            index,
+        )
 
 
 def _weigh_markers(context: _Context, text: str, index: int) -> None:
@@ -181,6 +198,7 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
         reason = result.rejection_reason
         if reason and not reason.startswith("The user wants to clarify"):
             _finish_turn(context, index)
+            _echo(reason, record, index, context)
             context.turn = _rejection_turn(reason, use, record, index, context)
             return
         context.pending_rejection = (index, use)
@@ -224,6 +242,7 @@ def _turn(kind: str, text: str, record: Record, index: int, context: _Context, u
         base=_base(record, context),
         use=use,
         before=[context.last_text, context.last_user_text],
+        before_base=context.last_user_base,
     )
 
 
@@ -281,10 +300,19 @@ def _finish_turn(context: _Context, position: int) -> None:
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=language(turn.text),
         strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
+        standing=turn.reply.commitment or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
         **turn.base,
     )
     if not rejection_reason(signal):  # a signal the content rules will drop needs no trigger
         signal.trigger = redact(_trigger(turn, principle, context))
+    if turn.points_back and turn.before_base.get("uuid") and len(turn.before) > 1 and turn.before[1]:
+        signal.also.append(
+            {
+                "uuid": turn.before_base["uuid"],
+                "timestamp": turn.before_base.get("timestamp", ""),
+                "quote": quote_around(redact(turn.before[1]), principle),
+            }
+        )
     _emit(context, signal, position)
 
 

@@ -124,9 +124,12 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
     from .dedupe import merge_candidates
+    from .echoes import ECHO_KIND, attach_echoes
     from .existing import compare, statements
     from .quality import rejection_reason
 
+    echoes = [s for s in signals if s.kind == ECHO_KIND]
+    signals = [s for s in signals if s.kind != ECHO_KIND]
     stats: Counter[str] = Counter(signals=len(signals))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
@@ -140,7 +143,9 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
         kept.append(to_candidate(signal))
     known = statements(memory)
     candidates = []
-    for candidate in merge_candidates(kept):
+    merged = merge_candidates(kept)
+    attach_echoes(merged, [e for e in echoes if not e.redacted])
+    for candidate in merged:
         match = compare(candidate.principle, known)
         if match.category == "RECORDED":
             stats["dropped_recorded"] += 1

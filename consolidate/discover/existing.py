@@ -56,6 +56,7 @@ def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
 def compare(principle: str, known: list[Statement]) -> Match:
     """How the principle relates to the closest statement already remembered."""
     best: tuple[float, Statement] | None = None
+    opposed = ""
     size = len(stems(principle))
     for statement in known:
         jaccard, containment, shared = overlap(principle, statement.text)
@@ -72,11 +73,13 @@ def compare(principle: str, known: list[Statement]) -> Match:
                 and _same_commands(principle, statement.text)
             )
         ):
-            if contradicts(principle, statement.text):
-                return Match("CONTRADICT", statement.text)
-            return Match("RECORDED", statement.text)
+            if not contradicts(principle, statement.text):
+                return Match("RECORDED", statement.text)
+            opposed = opposed or statement.text  # unless another statement says it as it is
         if containment >= RELATED_CONTAINMENT and (best is None or containment > best[0]):
             best = (containment, statement)
+    if opposed:
+        return Match("CONTRADICT", opposed)
     if best is None:
         return Match("FILL_GAP")
     text = best[1].text
@@ -90,16 +93,46 @@ def _same_commands(principle: str, statement: str) -> bool:
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 
 
+_CLAUSE_END = lazy(
+    r"\b(?:when|whenever|if|unless|because|since|while|so|but|where|for|in|on|at|with|from|during|within)\b"
+)
+
+
 @lru_cache(maxsize=4096)
 def negated_terms(text: str) -> frozenset[str]:
     """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""
     found: set[str] = set()
     for match in _NEGATED_SPAN.finditer(text.lower()):
-        found |= stems(match["span"])
+        span = _CLAUSE_END.split(match["span"], maxsplit=1)[0]  # "instead of X when possible"
+        if _VERB_NEGATION.fullmatch(match["neg"].strip()):
+            span = _negated_verb(span)
+        found |= stems(span)
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
         found |= stems(match.group(1))
     return frozenset(found - _CARRIER_VERBS)
+
+
+_VERB_NEGATION = lazy(r"don'?t|do not|never|not")
+_SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
+
+
+def _negated_verb(span: str) -> str:
+    """ "do not defer installation" negates deferring, not installing: a verb negation reaches its first
+    word, or past a verb that only carries it ("never use `npm`") the command or two words after it."""
+    words = _SPAN_WORD.findall(span)
+    if not words:
+        return span
+    if words[0].startswith("`") or len(words) == 1:
+        return words[0]
+    if stems(words[0]) <= _CARRIER_VERBS:  # its object: up to a command in backticks ("bare `cargo test`")
+        taken = []
+        for word in words[1:4]:
+            taken.append(word)
+            if word.startswith("`"):
+                break
+        return " ".join(taken if taken[-1].startswith("`") else taken[:2])  # "use pip install here"
+    return words[0]
 
 
 _CARRIER_VERBS = frozenset({"use", "using", "run", "runnin", "call", "do", "doing", "have", "make", "let",

@@ -49,7 +49,7 @@ def rejection_reason(signal: Signal) -> str:
         return "generic"
     if lexicon.TRANSIENT.search(lowered) and not lexicon.GENERALIZER.search(lowered):
         return "transient"
-    if signal.kind in _NEEDS_GENERALITY and not _generalises(principle):
+    if signal.kind in _NEEDS_GENERALITY and not signal.standing and not _generalises(principle):
         return "one-off"
     if (
         signal.kind in _SAID_IN_PASSING

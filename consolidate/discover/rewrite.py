@@ -2,8 +2,8 @@
 
 "we should probably work on a branch" -> "Work on a branch"; "I'll remind you to amend after each
 commit" -> "Remind the user to amend after each commit"; "Amend, when doing a multi-step always create
-a branch\\" -> "When doing a multi-step change, always create a branch" is beyond trimming, but the
-command word and the escape go. Only the words said are kept; nothing is invented.
+a branch\\" loses its command word and the escape (its leading "When …" becomes the trigger in
+`wording`). Only the words said are kept; nothing is invented.
 """
 
 from __future__ import annotations
@@ -151,3 +151,32 @@ def from_directive(text: str) -> str:
 
 
 _NARRATIVE_LEAD = lazy(r"^(?:that'?s|that is|this is|it'?s|i|i'?m|we'?re|you'?re|you are)\b", re.IGNORECASE)
+
+
+_FIRST_PERSON = [
+    (lazy(r"\bI'm\b"), "the user is"),
+    (lazy(r"\bI've\b"), "the user has"),
+    (lazy(r"\bI'd\b"), "the user would"),
+    (lazy(r"\bI'll\b"), "the user will"),
+    (lazy(r"\bI (can|could|will|would|should|must|may|might|did|had|was)\b"), r"the user \1"),
+    (lazy(r"\bI (?:don'?t|do not)\b"), "the user doesn't"),
+    (lazy(r"\bI am\b"), "the user is"),
+    (lazy(r"\bI have\b"), "the user has"),
+    (lazy(r"\bI do\b"), "the user does"),
+    (lazy(r"\bI (want|need|prefer|like|expect|review|check|amend|commit|merge|push|test)\b"), r"the user \1s"),
+    (lazy(r"\bmyself\b"), "the user"),
+    (lazy(r"\bme\b"), "the user"),
+    (lazy(r"\bmy\b"), "the user's"),
+]  # fmt: skip
+_LONE_I = lazy(r"\bI\b")
+
+
+def third_person(text: str) -> str:
+    """A rule the user said, with "I" and "me" as "the user" (a later session reading "so I can review"
+    would take "I" for itself); left as said when some "I" would not read right."""
+    new = text
+    for pattern, replacement in _FIRST_PERSON:
+        new = pattern.sub(replacement, new)
+    if _LONE_I.search(new) or new == text:
+        return text
+    return new[:1].upper() + new[1:]

@@ -21,7 +21,7 @@ from ..transcripts.state import Change, FileState, ScanState, classify_change, s
 from .carry import CARRY_RECORDS, CarryStore
 from .signals import Signal
 
-DETECTOR_VERSION = 2  # bump whenever detection changes: cached signals are then recomputed
+DETECTOR_VERSION = 3  # bump whenever detection changes: cached signals are then recomputed
 # Context for appended records is kept only for sessions active lately (a live session): one that
 # resumes after a longer pause is simply read again in full.
 CARRY_MAX_AGE = 6 * 3600
@@ -87,7 +87,7 @@ class SignalCache:
             self._forget(key)
             return FileScan(file, Change.MISSING)
         active = transcript.active()
-        scan = FileScan(file, change, detect_signals(active, file), transcript.stats)
+        scan = FileScan(file, change, detect_signals(active, file, echoes=True), transcript.stats)
         self._remember(key, FileState(transcript.identity, transcript.end_offset), scan.signals, active)
         return scan
 
@@ -102,7 +102,9 @@ class SignalCache:
         if active is None:
             return None
         carried = {r.uuid for r in carry}
-        new_signals = detect_signals(active, file, start=sum(1 for r in active if r.uuid in carried))
+        new_signals = detect_signals(
+            active, file, start=sum(1 for r in active if r.uuid in carried), echoes=True
+        )
         redone = {
             s.uuid for s in new_signals
         }  # a turn read again with its answer supersedes the first reading

@@ -6,7 +6,7 @@ Signals are plain data (cached per transcript between scans); `candidates` turns
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..secrets import redact
@@ -32,9 +32,15 @@ class Signal:
     redacted: bool = False  # the principle carried a secret: never emitted
     queue_id: str = ""
     channel: str = ""  # the capture channel of a queue item
+    # Earlier turns of the same session the lesson comes from (`uuid`, `timestamp`, `quote`): the user's
+    # turn a "remember that" points back at, or a turn that said the same rule again.
+    also: list[dict[str, str]] = field(default_factory=list)
+    # The turn said it holds beyond the moment ("always", "from now on") even where the principle lost
+    # the word ("…, any reason not to "always" do that?"), or the reply promised to keep to it.
+    standing: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(vars(self))  # `asdict` without its deep copy: every field is a str, float or bool
+        return dict(vars(self))  # `asdict` without its deep copy: plain values (`also` is only ever read)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signal:

@@ -33,7 +33,7 @@ STOPWORDS = _split(
     do does did done doing have has had having can could would should will shall may might must not no
     yes please just also very really only as than too when where what which who whom how why all any
     some more most other such own same about over under again further once up down out off let lets
-    let's ok okay и в во на с со к ко по за из от до у о об а но или же бы ли не ни да нет это этот эта
+    let's ok okay user и в во на с со к ко по за из от до у о об а но или же бы ли не ни да нет это этот эта
     эти то тот та те так как что чтобы для при без над под мы вы я ты он она они его её их мне нам вам
     тебе уже ещё еще всё все пожалуйста 的 了 是 在 和 就 都 也 还 要 把 被 这 那 你 我 他 们 吧 吗 呢 啊 请 ve veya ile bir bu
     şu o da de mi mı mu mü ama fakat için gibi daha çok en ne ki biz siz ben sen onlar lütfen

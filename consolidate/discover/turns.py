@@ -19,7 +19,7 @@ from . import lexicon
 from .acks import NO_REPLY, Reply
 from .phrasing import directive_principle
 from .quality import HEDGE
-from .rewrite import imperative
+from .rewrite import imperative, third_person
 from .text import mask_code, sentences
 from .triggers import command_head, program_of
 
@@ -88,6 +88,8 @@ class Turn:
     score: int = 0
     strength: float = 0.0
     before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
+    before_base: dict[str, str] = field(default_factory=dict)  # where the user's turn before was said
+    points_back: bool = False  # its rule was said before it (a "remember that" whose object came earlier)
     memory: bool = False
     soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
     reply: Reply = field(default_factory=lambda: NO_REPLY)
@@ -290,7 +292,8 @@ def memory_object(turn: Turn) -> str:
     said by the user just before, or what the assistant had just confirmed."""
     own = rule_sentence(turn.text)
     if own:
-        return own
+        return third_person(own)
+    turn.points_back = True  # the object was said before this turn: the user's previous turn taught it too
     confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
     if confirmed:
         return imperative(sentences(confirmed["rule"])[0], speaker="assistant")
@@ -300,7 +303,7 @@ def memory_object(turn: Turn) -> str:
     if previous_user and features(previous_user):
         said = rule_sentence(previous_user)
         if said:
-            return said
+            return third_person(said)
     head = read_reply_head(previous_reply)
     return imperative(head, speaker="assistant") if head else ""
 
@@ -323,7 +326,7 @@ def judge(turn: Turn) -> tuple[str, int]:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
         return memory_object(turn), score
     restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
-    principle = turn.principle or rule_sentence(turn.text)
+    principle = third_person(turn.principle or rule_sentence(turn.text))
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
     elif not principle and restated and turn.reply.strength == 2 and not turn.soft:
@@ -332,5 +335,5 @@ def judge(turn: Turn) -> tuple[str, int]:
     if swap and (not principle or len(principle.split()) <= 3):
         principle = swap
     if not principle and turn.kind in ("correction", "rejection"):
-        principle = directive_principle(turn.text)
+        principle = third_person(directive_principle(turn.text))
     return principle, score

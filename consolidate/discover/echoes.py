@@ -1,0 +1,63 @@
+"""Echoes: short things the user said that are no signal on their own but say a lesson again.
+
+A user rarely teaches a rule once: "remind me to amend the .claude sessions!" comes back in the next
+session before the turn that finally states it as a standing rule. Such a turn is kept as an echo —
+never a candidate by itself — and joins the candidate whose rule it repeats as evidence, so the
+candidate cites every moment that taught it (its frequency and ranking stay those of the signals).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from .existing import contradicts
+from .report import Evidence, Learning
+from .signals import Signal
+from .text import content_size, mask_code, stems
+
+ECHO_KIND = "echo"
+ECHO_LIMIT = 300  # an echo is a short request, not a pasted log or a long discussion
+MIN_ECHO = 3  # content words an echo needs to be recognisable
+MIN_SHARED = 3  # content words it must share with the candidate it joins
+MIN_COVERED = 0.5  # the part of its own content words the candidate says too
+MAX_EVIDENCE = 8
+
+
+def is_echo_text(text: str) -> bool:
+    """Short, not a bare question, with enough words to recognise the lesson it may repeat."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > ECHO_LIMIT or stripped.endswith(("?", "？")):
+        return False
+    return content_size(mask_code(stripped)) >= MIN_ECHO
+
+
+def attach_echoes(candidates: list[Learning], echoes: list[Signal]) -> None:
+    """Each echo joins the one candidate whose principle it repeats best (in place); the rest are dropped."""
+    if not candidates or not echoes:
+        return
+    cited = {(e.session, e.uuid) for c in candidates for e in c.evidence}
+    holders: dict[str, list[int]] = defaultdict(list)  # content word -> the candidates that say it
+    for position, candidate in enumerate(candidates):
+        for word in stems(candidate.principle):
+            holders[word].append(position)
+    for echo in echoes:
+        if (echo.session, echo.uuid) in cited:
+            continue
+        words = stems(echo.principle)
+        shared = Counter(p for word in words for p in holders.get(word, ()))
+        ranked = [(n, -p) for p, n in shared.items() if n >= MIN_SHARED and n / len(words) >= MIN_COVERED]
+        if not ranked:
+            continue
+        best = candidates[-max(ranked)[1]]  # the most words shared; the first such candidate on a tie
+        if contradicts(echo.principle, best.principle) or len(best.evidence) >= MAX_EVIDENCE:
+            continue
+        best.evidence.append(
+            Evidence(
+                session=echo.session,
+                uuid=echo.uuid,
+                timestamp=echo.timestamp,
+                quote=echo.quote,
+                file=echo.file,
+            )
+        )
+        cited.add((echo.session, echo.uuid))

@@ -1,0 +1,103 @@
+"""Typos in what the user typed: a word that looks like a misspelling of a word the lexicon spells.
+
+"Uswd `tspec ...` cmds" beside "Use `tspec` instead of `cargo`" — the clean wording speaks; "amemd" is
+"amend" (one key off, a verb rules start with). Only the principle is corrected, never a quote.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ..lazyre import lazy
+from . import lexicon
+from .text import STOPWORDS
+
+_LETTERS = lazy(r"[^\W\d_]{3,}")
+
+
+def misspelt(text: str, others: list[str]) -> int:
+    """Words of `text` that look like a typo of a word the other wordings spell differently ("Uswd" beside
+    "Use", "Amemd" beside "amend"): close in spelling, same first letter, neither an inflection of the other."""
+    return typos([text, *others])[0]
+
+
+def typos(wordings: list[str]) -> list[int]:
+    """For each wording, how many of its words look like a typo of a word another wording spells right
+    (one pass over the words: a cluster of thousands of wordings costs no more than reading them)."""
+    words = [{w.lower() for w in _LETTERS.findall(text)} for text in wordings]
+    counts: Counter[str] = Counter(w for own in words for w in own)
+    spelt = {w for w in counts if _known_word(w)}
+    result = []
+    for own in words:
+        others_spell = {k for k in spelt if counts[k] > (k in own)}
+        alone = [w for w in own if counts[w] == 1 and not _known_word(w)]
+        result.append(sum(any(_typo_of(w, k) for k in others_spell) for w in alone))
+    return result
+
+
+def _known_word(word: str) -> bool:
+    """A word the lexicon itself spells (a stop word, a verb rules start with): never the typo."""
+    return word in STOPWORDS or bool(lexicon.DIRECTIVE.fullmatch(word) or _RULE_VERB.fullmatch(word))
+
+
+_RULE_VERB = lazy(
+    r"update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
+    r"check|ask|mention|review|amend|push|merge|tag|test|verify|document|pass|omit|remind|follow|avoid|"
+    r"make|name|place|move|build|fix|change|edit|read|open|close|delete|rename|set|get|show|print|branch"
+)
+
+
+def _typo_of(word: str, known: str) -> bool:
+    if word[0] != known[0] or word.startswith(known) or known.startswith(word):
+        return False
+    if abs(len(word) - len(known)) > 1:
+        return False
+    return _distance(word, known) <= (1 if len(known) > 4 else 2) and len(known) >= 3
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein distance of two short words."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+_KEY = {ch: (row, col) for row, keys in enumerate(_ROWS) for col, ch in enumerate(keys)}
+
+
+def _adjacent(a: str, b: str) -> bool:
+    if a not in _KEY or b not in _KEY:
+        return False
+    (ra, ca), (rb, cb) = _KEY[a], _KEY[b]
+    return abs(ra - rb) <= 1 and abs(ca - cb) <= 1
+
+
+def corrected(text: str) -> str:
+    """`text` with each word that is one neighbouring key off a verb rules start with spelt right
+    ("Amemd" -> "Amend"); words of five letters or more only, case kept, code spans untouched."""
+    parts = re.split(r"(`[^`\n]*`)", text)
+    for index in range(0, len(parts), 2):
+        parts[index] = _LETTERS.sub(_fix_word, parts[index])
+    return "".join(parts)
+
+
+def _fix_word(match: re.Match[str]) -> str:
+    word = match[0]
+    lowered = word.lower()
+    if len(lowered) < 5 or _known_word(lowered):
+        return word
+    for verb in _VERBS:
+        if len(verb) == len(lowered) and verb[0] == lowered[0]:
+            diff = [(x, y) for x, y in zip(lowered, verb, strict=True) if x != y]
+            if len(diff) == 1 and _adjacent(*diff[0]):
+                return verb.capitalize() if word[0].isupper() else verb
+    return word
+
+
+_VERBS = tuple(_RULE_VERB.pattern.split("|"))
