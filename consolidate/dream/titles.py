@@ -72,7 +72,11 @@ def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
     given = flat(mend(candidate.title)).rstrip(".")
     if given and len(given) <= _AGENT_SLACK and not line_problems(given, entry=True):
         return given
-    return write_title(given if given and len(given) > _AGENT_SLACK else mend(candidate.principle), limit)
+    if given and len(given) > _AGENT_SLACK:
+        shortened = write_title(given, limit)
+        if not line_problems(shortened, entry=True):
+            return shortened
+    return write_title(mend(candidate.principle), limit)
 
 
 def write_title(text: str, limit: int = MAX_TITLE) -> str:

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from consolidate.dream.additions import normalize
-from consolidate.dream.titles import mend, write_title
+from consolidate.dream.titles import mend, title_of, write_title
 from consolidate.models import Candidate
 from memory_layout.wellformed import line_problems, text_problems
 from tests.dream.fidelity_project import Project, build_project, candidate
@@ -412,3 +412,14 @@ def test_a_saved_plan_rejected_with_apply_never_returns(acme, capsys, tmp_path) 
     assert {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()} == before
     code, out, _ = acme.dream(capsys, acme.report(found, name="again"), "--dry-run")
     assert "cache settings" not in out.split("note:")[0] and "no proposals" in out
+
+
+def test_an_overlong_agent_title_ending_on_a_fragment_gives_way_to_the_principle() -> None:
+    agent = Candidate(
+        kind="correction",
+        principle="Run the smoke tests before every deploy",
+        title=" ".join(["deploy"] * 16) + " the",
+        evidence=[{"session": "s", "quote": "smoke tests first"}],
+    )
+    title = title_of(agent)
+    assert title == "Run the smoke tests before every deploy" and not line_problems(title, entry=True)
