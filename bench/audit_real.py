@@ -105,8 +105,9 @@ def proposals(corpus: Path, dump: Path | None = None) -> None:
     rows: dict[tuple[str, str, str], str] = {}
     details: dict[tuple[str, str, str], dict[str, object]] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp) / "w"
         for scenario in scenarios(corpus):
-            settings = setup(scenario, Path(tmp) / "w")
+            settings = setup(scenario, work)
             plan = plan_for(settings)
             where = (scenario.memory or scenario.claude_md or Path("?")).relative_to(corpus)
             for p in plan.proposals:
@@ -117,7 +118,7 @@ def proposals(corpus: Path, dump: Path | None = None) -> None:
                 seen.setdefault(key, []).append(f"{scenario.name}:{where}")
                 fact = p.evidence[0].quote if p.evidence else ""
                 details.setdefault(
-                    key, {"where": str(where), "scenario": scenario.name, **p.model_dump(mode="json")}
+                    key, {"where": str(where), "scenario": scenario.name, **_portable(p, work)}
                 )
                 rows.setdefault(
                     key,
@@ -131,6 +132,12 @@ def proposals(corpus: Path, dump: Path | None = None) -> None:
         dump.write_text(json.dumps(items, indent=1, ensure_ascii=False))
     total = sum(len(v) for v in seen.values())
     print(f"\n{len(rows)} distinct proposals ({total} with the repeats across versions and scenarios)")
+
+
+def _portable(p, work: Path) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The proposal as JSON with the temporary folder it was made in written `<work>`: two runs on the
+    same corpus give the same file, byte for byte."""
+    return json.loads(json.dumps(p.model_dump(mode="json")).replace(str(work), "<work>"))
 
 
 def _entry(p) -> str:  # type: ignore[no-untyped-def]

@@ -44,6 +44,9 @@ BENCHES = (
     Bench("scan_corpus", ("--scales", "1", "--rounds", "3"), corpus="needs"),
     Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
     Bench("scan_history", corpus="needs"),
+    Bench("tspec_cases", corpus="needs"),
+    Bench("llm_fidelity", corpus_option=False),  # skips, saying so, without the saved agent reports
+    Bench("dedup_measure", corpus_option=False),
     Bench("growth"),
     Bench("secret_corpus", ("1",)),
     Bench("kill_loop", ("10",)),
@@ -62,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", help="comma-separated bench names (default: all)")
     parser.add_argument("--full", action="store_true", help="each bench at its own default size")
     parser.add_argument("--list", action="store_true", help="print what would run and exit")
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="the shared corpus (default: ../shared/corpus)")
+    parser.add_argument(
+        "--corpus", type=Path, default=CORPUS, help="the shared corpus (default: ../shared/corpus)"
+    )
     args = parser.parse_args(argv)
     wanted = set(args.only.split(",")) if args.only else {b.name for b in BENCHES}
     unknown = wanted - {b.name for b in BENCHES}

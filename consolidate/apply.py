@@ -110,7 +110,12 @@ def apply_plan(
             result.status = f"failed: {exc}"
     changes = workspace.changes()
     report = ApplyReport(results)
-    waiting = [r.proposal.id for r in results if r.status.startswith("skipped")]
+    # A skipped learning waits in the backlog (the caller keeps it there): the sessions may be marked.
+    waiting = [
+        r.proposal.id
+        for r in results
+        if r.status.startswith("skipped") and not (r.proposal.model_extra or {}).get("learning_id")
+    ]
     failed = [r.proposal.id for r in results if r.status.startswith("failed")]
     if plan.mark_consolidation and (waiting or failed):
         why = [f"{', '.join(waiting)} await confirmation"] if waiting else []

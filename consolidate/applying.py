@@ -8,7 +8,7 @@ from .apply import ApplyReport, apply_plan, l0_proposals
 from .console import ask_on_terminal, is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
-from .review import Ask, ask_approval, preview_group_diff, show_plan
+from .review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
 from .runs import journal_dir, parts_dir, write_scope, writing_run
 from .settings import Settings
 
@@ -22,11 +22,13 @@ def choose(
     stdin: TextIO,
     out: TextIO,
     ask: Ask | None = None,
+    rejected: list[str] | None = None,
 ) -> tuple[list[str] | None, bool]:
-    """The ids to apply and whether L0 changes are confirmed, from flags or by asking."""
+    """The ids to apply and whether L0 changes are confirmed, from flags or by asking (a reject fills
+    `rejected`)."""
     if only is not None:
         plan.select(only)  # unknown ids are a usage error before anything else happens
-        return only, True
+        return plan.expand(only), True
     if yes:
         return None, False
     if ask is None and not is_terminal(stdin):
@@ -35,7 +37,11 @@ def choose(
     l0 = l0_proposals(plan, scope)
     # the diff from the changes themselves, never the plan's own text
     show_plan(plan, lambda proposals: preview_group_diff(plan, proposals, scope), out, l0)
-    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0, plan.groups)
+    set_aside = [p for p in plan.proposals if p.skipped is not None]
+    show_set_aside(plan, out)
+    approved = ask_approval(
+        plan.select(None), ask or ask_on_terminal, l0, plan.groups, set_aside=set_aside, rejected=rejected
+    )
     return approved, True
 
 
@@ -52,8 +58,13 @@ def run_apply(
     if not plan.proposals:
         out.write("nothing to apply: the plan has no proposals\n")
         return None
-    ids, confirm_l0 = choose(plan, settings, only=only, yes=yes, stdin=stdin, out=out, ask=ask)
+    rejected: list[str] = []
+    ids, confirm_l0 = choose(
+        plan, settings, only=only, yes=yes, stdin=stdin, out=out, ask=ask, rejected=rejected
+    )
     if ids is not None and not ids:
+        with writing_run(settings):
+            _record_learnings(settings, plan, None, rejected)
         out.write("nothing approved; no file was changed\n")
         return None
     with writing_run(settings):
@@ -65,9 +76,37 @@ def run_apply(
             journal_dir=journal_dir(settings),
             parts_dir=parts_dir(settings),
         )
+        waiting = _record_learnings(settings, plan, report, rejected)
     print_summary(report, out)
-    ack_queue_items(settings, report, [])
+    show_backlog(waiting, out)
+    ack_queue_items(settings, report, [q for p in plan.proposals if p.id in rejected for q in queue_ids(p)])
     return report
+
+
+def reject_plan(plan: Plan, settings: Settings, ids: list[str] | None, out: TextIO) -> None:
+    """Apply nothing; the learnings of the proposals `ids` (every proposal when None) are rejected:
+    remembered so that they are not proposed again, their capture-queue items settled."""
+    chosen = plan.select(ids) if ids is not None else plan.select(None)
+    rejected = [p.id for p in chosen]
+    with writing_run(settings):
+        _record_learnings(settings, plan, None, rejected)
+    ack_queue_items(settings, None, [q for p in chosen for q in queue_ids(p)])
+    out.write(
+        f"rejected {len(rejected)} proposal(s): nothing changed; the rejected learnings will not be "
+        "proposed again\n"
+    )
+
+
+def _record_learnings(settings: Settings, plan: Plan, report: ApplyReport | None, rejected: list[str]) -> int:
+    """Settle, retire or keep the plan's learnings in the backlog; how many wait there now."""
+    from .dream.backlog import Backlog
+
+    backlog = Backlog.load(settings)
+    done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
+    marked = report is not None and report.marker_written
+    backlog.record(plan, done=done, rejected=set(rejected), marked=marked, settled=[])
+    backlog.save()
+    return len(backlog)
 
 
 def queue_ids(proposal: Proposal) -> list[str]:

@@ -7,9 +7,10 @@ into these models, and anything that does not validate is an engine failure.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+import re
+from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Layer = Literal["L0", "L1", "L2", "L2c", "L3", "meta"]
 CandidateCategory = Literal["UPDATE", "CONTRADICT", "FILL_GAP", "NOISE"]
@@ -51,21 +52,55 @@ class EvidenceRef(_Report):
 
 
 class Candidate(_Report):
-    """A learning worth remembering, as the discoverer proposes it."""
+    """A learning worth remembering, as the discoverer proposes it.
+
+    `title` is the index takeaway (at most ~90 characters, key fact first, a complete phrase) and
+    `principle` the whole rule, of any length: the index line is built from the title, and the whole
+    principle, `detail` and `why` are written where the learning lands (so they speak of the project,
+    never of this run); `note` is for the reviewer only and never written. Reports written before `title`
+    and `layers` existed (one `layer`, no title) still load: the title is then written offline, and
+    `layers` is `[layer]`.
+    """
 
     kind: SignalKind
     category: CandidateCategory = "FILL_GAP"
-    principle: str = Field(min_length=3)  # the one-line takeaway, phrased as a reusable principle
+    title: str = ""  # the index takeaway: "`tspec test -p tspec` runs the tests, not cargo test"
+    principle: str = Field(min_length=3)  # the whole rule, phrased as a reusable principle
     trigger: str = ""  # the task condition: "running the test suite" (rendered as **When …:**)
-    layer: Layer = "L2"
-    section: str = ""  # suggested MEMORY.md section, e.g. "Feedback", "Commands", "Gotchas"
-    detail: str = ""  # longer body for a topic file, when one is warranted
+    layers: list[Layer] = Field(
+        default_factory=list
+    )  # where it belongs: one or more of L0, L1, L2, L2c, L3, meta
+    layer: Layer = "L2"  # the first of `layers` (the only one in older reports)
+    section: str = ""  # the heading it goes under: a MEMORY.md (or cluster) section, or a CLAUDE.md heading
+    detail: str = ""  # the longer body: steps, examples, caveats — written whole into the topic file
+    why: str = ""  # the reason the rule holds, in a sentence
+    note: str = ""  # for the reviewer only (what to check before applying): shown, never written
     confidence: float = Field(default=0.5, ge=0.0, le=1.0)
     impact: float = Field(default=0.5, ge=0.0, le=1.0)
     frequency: int = Field(default=1, ge=1)
-    related: str = ""  # the existing entry it updates or contradicts, quoted
+    related: str = ""  # the existing entry it updates or contradicts, quoted as listed (a pointer's line)
     queue_id: str = ""  # the capture-queue item it came from, acked once applied or rejected
     evidence: list[EvidenceRef] = Field(default_factory=list)
+
+    @field_validator("layers", mode="before")
+    @classmethod
+    def _layers_as_list(cls, value: Any) -> Any:
+        if isinstance(value, str):  # "L1", or "L0, L1" / "L0+L1"
+            return [part for part in re.split(r"[\s,+/]+", value) if part]
+        return value
+
+    @model_validator(mode="after")
+    def _one_layer_field(self) -> Candidate:
+        if not self.layers:
+            self.layers = [self.layer]
+        else:
+            self.layers = list(dict.fromkeys(self.layers))
+            self.layer = self.layers[0]
+        return self
+
+    def on_layer(self, layer: Layer) -> Candidate:
+        """This learning placed on one layer only."""
+        return self.model_copy(update={"layer": layer, "layers": [layer]})
 
 
 class RelatedEntry(_Report):

@@ -183,6 +183,12 @@ class Proposal(_Model):
         return ACTION_ORDER[self.action]
 
     @property
+    def skipped(self) -> dict[str, Any] | None:
+        """Set aside by synthesis (already recorded): applied only when named explicitly."""
+        value = (self.model_extra or {}).get("skipped")
+        return value if isinstance(value, dict) and value else None
+
+    @property
     def files(self) -> list[str]:
         names = [self.target.file]
         for change in self.changes:
@@ -221,6 +227,8 @@ class Plan(_Model):
     notes: list[str] = Field(default_factory=list)
     usage: dict[str, dict[str, Any]] = Field(default_factory=dict)  # tokens and cost per agent
     gather: dict[str, Any] = Field(default_factory=dict)  # how phase 2 went: skips, fallbacks, failures
+    backlog: list[dict[str, Any]] = Field(default_factory=list)  # learnings left to wait (the ADD cap)
+    from_backlog: list[str] = Field(default_factory=list)  # ids of the waiting learnings it took up
     groups: list[ProposalGroup] = Field(default_factory=list)
     waiting: int = 0  # proposals left for the next run, so one review stays a reviewable size
 
@@ -259,8 +267,9 @@ class Plan(_Model):
 
     def select(self, only: list[str] | None) -> list[Proposal]:
         """The proposals to apply, in apply order: REMOVE, MERGE, CLUSTER, then ADD/EDIT. `only` may
-        name groups (G1) as well as proposals (P3)."""
-        chosen = self.proposals
+        name groups (G1) as well as proposals (P3); without it, a proposal set aside as already
+        recorded is not among them."""
+        chosen = [p for p in self.proposals if p.skipped is None]
         if only is not None:
             only = self.expand(only)
             known = {p.id.casefold() for p in self.proposals}  # p2 is P2, as in the review prompt

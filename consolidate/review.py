@@ -18,9 +18,12 @@ from .workspace import ChangeFailed, Workspace
 Ask = Callable[[str], str]
 
 
-def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
-    """The unified diff this proposal would make on the current files (or on what the proposals
-    `after` make of them, when it is always applied with them)."""
+def proposed_files(
+    plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()
+) -> list[tuple[str, str, str | None]]:
+    """(name, text before, text after — None when removed) of each file the proposal would change, on
+    the current files (or on what the proposals `after` make of them, when it is always applied with
+    them). Raises ChangeFailed when one of its changes cannot be made."""
     paths = check_scope(plan, [*after, proposal], scope, with_snapshot=False)
     workspace = Workspace(scope.memory_dir)
     try:
@@ -29,12 +32,18 @@ def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Se
     except ChangeFailed:
         pass  # the base shows its own failure; this one is previewed on the files as they are
     base = workspace.contents()
+    for change in proposal.changes:
+        apply_change(workspace, change, paths)
+    return _files_since(workspace, base)
+
+
+def preview_diff(plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()) -> str:
+    """The unified diff this proposal would make on the current files (or on what the proposals
+    `after` make of them, when it is always applied with them)."""
     try:
-        for change in proposal.changes:
-            apply_change(workspace, change, paths)
+        return diff_of(proposed_files(plan, proposal, scope, after=after))
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
-    return _diff_since(workspace, base)
 
 
 def preview_group_diff(plan: Plan, proposals: list[Proposal], scope: WriteScope) -> str:
@@ -48,13 +57,14 @@ def preview_group_diff(plan: Plan, proposals: list[Proposal], scope: WriteScope)
             apply_change(workspace, change, paths)
     except ChangeFailed as exc:
         return f"# cannot be applied as planned: {exc}\n"
-    return _diff_since(workspace, {})
+    return diff_of(_files_since(workspace, {}))
 
 
-def _diff_since(workspace: Workspace, base: dict[Path, bytes | None]) -> str:
-    """The diff of every file the workspace changed since `base` (the disk for files not in it)."""
-    parts: list[str] = []
+def _files_since(workspace: Workspace, base: dict[Path, bytes | None]) -> list[tuple[str, str, str | None]]:
+    """(name, before, after) of every file the workspace changed since `base` (the disk for files not
+    in it)."""
     changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
+    files: list[tuple[str, str, str | None]] = []
     for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
         before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
         before = (before_bytes or b"").decode("utf-8", "replace")
@@ -62,13 +72,21 @@ def _diff_since(workspace: Workspace, base: dict[Path, bytes | None]) -> str:
         real = link_target(path)
         if real is not None:
             name += f" (symlink to {real})"  # the reviewer sees which file really changes
-        new = "" if after_bytes is None else after_bytes.decode("utf-8", "replace")
+        new = None if after_bytes is None else after_bytes.decode("utf-8", "replace")
+        files.append((name, before, new))
+    return files
+
+
+def diff_of(files: list[tuple[str, str, str | None]]) -> str:
+    """The unified diff of (name, before, after) files, redacted."""
+    parts: list[str] = []
+    for name, before, after in files:
         parts.extend(
             difflib.unified_diff(
                 before.splitlines(keepends=True),
-                new.splitlines(keepends=True),
+                (after or "").splitlines(keepends=True),
                 fromfile=f"a/{name.lstrip('/')}" if before else "/dev/null",
-                tofile=f"b/{name.lstrip('/')}" if after_bytes is not None else "/dev/null",
+                tofile=f"b/{name.lstrip('/')}" if after is not None else "/dev/null",
             )
         )
     text = "".join(line if line.endswith("\n") else line + "\n" for line in parts)
@@ -89,7 +107,15 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
         lines.append(f"**Warning:** {L0_WARNING}")
     if proposal.evidence and proposal.evidence[0].quote.strip():
         lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
+    if note_of(proposal):
+        lines.append(f"**Note (not written):** {note_of(proposal)}")
     return _with_diff(lines, diff)
+
+
+def note_of(proposal: Proposal) -> str:
+    """What the discoverer said to the reviewer about the learning: shown, never written."""
+    learning = (proposal.model_extra or {}).get("learning")
+    return _one_line(str(learning.get("note", ""))) if isinstance(learning, dict) else ""
 
 
 def _with_diff(lines: list[str], diff: str) -> str:
@@ -128,10 +154,12 @@ def render_group(
         lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
         if member.evidence and member.evidence[0].quote.strip():
             lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
+        if note_of(member):
+            lines.append(f"  note (not written): {note_of(member)}")
     return _with_diff(lines, diff)
 
 
-def show_plan(plan: Plan, diff_of: Callable[[list[Proposal]], str], out: TextIO, l0: set[str]) -> None:
+def show_plan(plan: Plan, diff_for: Callable[[list[Proposal]], str], out: TextIO, l0: set[str]) -> None:
     """Every proposal of `plan`, a group as one block with the diff of all its items together; then
     how many proposals wait for the next run."""
     by_id = {p.id: p for p in plan.proposals}
@@ -142,12 +170,12 @@ def show_plan(plan: Plan, diff_of: Callable[[list[Proposal]], str], out: TextIO,
             continue
         group = groups.get(proposal.id)
         if group is None:
-            show_proposal(proposal, diff_of([proposal]), out, l0=proposal.id in l0)
+            show_proposal(proposal, diff_for([proposal]), out, l0=proposal.id in l0)
             shown.add(proposal.id)
             continue
         members = [by_id[i] for i in group.items]
         shown.update(group.items)
-        header, _, fenced = render_group(group, members, diff_of(members), l0=l0).partition("\n\n")
+        header, _, fenced = render_group(group, members, diff_for(members), l0=l0).partition("\n\n")
         out.write(header + "\n\n")
         print_diff(fenced, out)
         out.write("\n")
@@ -170,13 +198,17 @@ def ask_approval(
     ask: Ask,
     l0: set[str] | None = None,
     groups: list[ProposalGroup] | None = None,
+    *,
+    set_aside: list[Proposal] | None = None,
+    rejected: list[str] | None = None,
 ) -> list[str]:
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
-    At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them.
-    Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and nothing counts
-    as rejected."""
+    At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them, and a
+    proposal `set_aside` (already recorded) may be named too; a reject fills `rejected` with every id
+    it turned down. Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and
+    nothing counts as rejected."""
     try:
-        return _ask_approval(proposals, ask, l0, groups or [])
+        return _ask_approval(proposals, ask, l0, groups or [], set_aside or [], rejected)
     except EOFError:
         raise NoAnswer("no answer at the prompt (end of input): nothing applied") from None
     except KeyboardInterrupt:
@@ -184,10 +216,16 @@ def ask_approval(
 
 
 def _ask_approval(
-    proposals: list[Proposal], ask: Ask, l0: set[str] | None, groups: list[ProposalGroup]
+    proposals: list[Proposal],
+    ask: Ask,
+    l0: set[str] | None,
+    groups: list[ProposalGroup],
+    set_aside: list[Proposal],
+    rejected: list[str] | None,
 ) -> list[str]:
-    if not proposals:
+    if not proposals and not set_aside:
         return []
+    ids = [p.id for p in proposals]
     members = {g.id: g.items for g in groups}
     in_groups = f" in {len(groups)} group(s)" if groups else ""
     while True:
@@ -197,21 +235,25 @@ def _ask_approval(
             .lower()
         )
         if answer in ("a", "all", "y", "yes"):
-            chosen = [p.id for p in proposals]
+            chosen = ids
             break
         if answer in ("r", "reject", "n", "no", "q", ""):
+            if rejected is not None:
+                rejected.extend(ids)
             return []
         if answer in ("s", "select"):
-            chosen, unknown = _select(proposals, groups, ask, "")
+            chosen, unknown = _select(proposals, groups, set_aside, ask, "")
             while unknown:
-                chosen, unknown = _select(proposals, groups, ask, f"unknown id(s): {', '.join(unknown)}\n")
+                problem = f"unknown id(s): {', '.join(unknown)}\n"
+                chosen, unknown = _select(proposals, groups, set_aside, ask, problem)
             chosen = [item for pid in chosen for item in members.get(pid, [pid])]
             break
     approved = []
-    for proposal in proposals:
+    every = proposals + set_aside
+    for proposal in every:
         if proposal.id not in chosen:
             continue
-        if proposal.id in (l0 if l0 is not None else {p.id for p in proposals if p.layer == "L0"}):
+        if proposal.id in (l0 if l0 is not None else {p.id for p in every if p.layer == "L0"}):
             reply = ask(f"{proposal.id}: {L0_WARNING} Confirm? [y/N]: ").strip().lower()
             if reply not in ("y", "yes"):
                 continue
@@ -220,15 +262,35 @@ def _ask_approval(
 
 
 def _select(
-    proposals: list[Proposal], groups: list[ProposalGroup], ask: Ask, problem: str
+    proposals: list[Proposal], groups: list[ProposalGroup], set_aside: list[Proposal], ask: Ask, problem: str
 ) -> tuple[list[str], list[str]]:
-    """The ids picked (any case) from a list that shows each id (a group's, then each proposal's) with
-    its summary; (chosen, unknown)."""
+    """The ids picked (any case) from a list that shows each id (a group's, then each proposal's, then
+    each set-aside one's) with its summary; (chosen, unknown)."""
     rows = [(g.id, f"{g.action} ×{len(g.items)}", g.summary) for g in groups]
     rows += [(p.id, p.action, p.summary) for p in proposals]
+    rows += [(p.id, f"{p.action}, already recorded", p.summary) for p in set_aside]
     listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
     picked = ask(f"{problem}{listing}Which ids (comma-separated): ")
     by_key = {pid.casefold(): pid for pid, _, _ in rows}
     typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
     chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
     return chosen, [pid for pid in chosen if pid not in by_key.values()]
+
+
+def show_set_aside(plan: Plan, out: TextIO) -> None:
+    """One line per proposal set aside as already recorded: the entry it matched, and how to keep it."""
+    for proposal in plan.proposals:
+        skipped = proposal.skipped
+        if skipped is None:
+            continue
+        matched = skipped.get("matched") or {}
+        where = f" ({_one_line(str(matched.get('file', '')))})" if matched.get("file") else ""
+        out.write(
+            f"skipped {proposal.id}: already recorded as “{_one_line(str(matched.get('entry', '')))[:200]}”"
+            f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
+        )
+
+
+def show_backlog(waiting: int, out: TextIO) -> None:
+    if waiting:
+        out.write(f"{waiting} learning(s) wait in the backlog: the next dream proposes them first\n")

@@ -343,16 +343,33 @@ _SEGMENT = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def _check_entropy(value: str, match: re.Match[str]) -> int:
-    """A long token mixing upper case, lower case and digits, random-looking rather than made of words."""
+    """A long token mixing upper case, lower case and digits, random-looking rather than made of words.
+    A path (`/tmp/tmp6ag64yx8/w/project/CLAUDE`) is judged part by part: a temporary or generated
+    directory name is not a credential, a token stored as one of its parts still is."""
     body = value.rstrip("=")
+    parts = body.split("/")
+    words = sum(bool(_PATH_WORD.fullmatch(part)) for part in parts)
+    if words >= 2 or words and _PATH_START.match(body):
+        return len(value) if any(_random_token(part) for part in parts if len(part) >= 24) else 0
+    return len(value) if _random_token(body) else 0
+
+
+# A path has parts that are words (`tmp`, `acme-api`, `Users`, `CLAUDE`): two of them, or one when it
+# starts at the root (what `~/`, `./` and `$HOME/` leave to the token) or with a word (`src/…`). A random
+# base64 token is that rarely (about once in two thousand).
+_PATH_START = lazy(r"/|[a-z]{3,}/")
+_PATH_WORD = lazy(r"[A-Z]?[a-z]{2,}(?:[-_][a-z]+)*|[A-Z]{3,}")
+
+
+def _random_token(body: str) -> bool:
     if body.islower() or body.isupper() or not _DIGIT.search(body):
-        return 0  # a token mixes both cases and digits
+        return False  # a token mixes both cases and digits
     segments = _SEGMENT.findall(body)
     if segments and sum(len(s) for s in segments) / len(segments) >= 3.2:
-        return 0  # camelCase, snake_case or path made of words and numbers
+        return False  # camelCase, snake_case or path made of words and numbers
     # about the 1st percentile of random base62/base64 tokens of that length
     threshold = 3.6 if len(body) < 32 else 3.9 if len(body) < 40 else 4.1
-    return len(value) if entropy(body) >= threshold else 0
+    return entropy(body) >= threshold
 
 
 _CHECKS: dict[str, Any] = {

@@ -35,6 +35,8 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("NO_COLOR", "1")
+    # A line synthesis writes that would break is a bug: make it fail the test instead of a quiet drop.
+    monkeypatch.setenv("CONSOLIDATE_STRICT_LINES", "1")
     # Model requests may only reach fake servers the tests start themselves.
     monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://127.0.0.1:9")
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)

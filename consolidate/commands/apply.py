@@ -1,4 +1,4 @@
-"""consolidate apply PLAN [--project DIR] [--only P1,P3] [--yes]"""
+"""consolidate apply PLAN [--project DIR] [--only P1,P3] [--yes] [--reject P2,G1|all]"""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--yes", "-y", action="store_true", help="apply without asking (L0 changes still need --only)"
     )
+    parser.add_argument(
+        "--reject",
+        help="apply nothing and retire these learnings (ids, or `all`), so they are not proposed again",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -29,6 +33,15 @@ def run(args: argparse.Namespace) -> int:
     plan = load_plan(Path(args.plan))
     # The write scope comes from this invocation, never from the plan: a plan only says what it was made for.
     check_plan_matches(plan, settings)
+    if args.reject:
+        from ..applying import reject_plan
+        from ..errors import UsageError
+
+        if args.only or args.yes:
+            raise UsageError("--reject applies nothing: it cannot be combined with --only or --yes")
+        reject = parse_ids(args.reject) or []
+        reject_plan(plan, settings, None if [r.lower() for r in reject] == ["all"] else reject, sys.stdout)
+        return 0
     report = run_apply(
         plan, settings, only=parse_ids(args.only), yes=args.yes, stdin=sys.stdin, out=sys.stdout
     )

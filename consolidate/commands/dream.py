@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--yes", "-y", action="store_true", help="apply every proposal without asking (not L0)"
     )
     parser.add_argument("--only", help="apply only these proposal ids, e.g. P1,P3")
+    parser.add_argument(
+        "--keep", metavar="IDS", help="also apply these proposals set aside as already recorded, e.g. P5"
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the proposals, write nothing")
     parser.add_argument(
         "--json", action="store_true", help="print the plan as JSON on stdout (messages on stderr)"
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         yes=args.yes,
         only=parse_ids(args.only),
+        keep=parse_ids(args.keep),
         dry_run=args.dry_run,
         json=args.json,
         plan_out=Path(args.plan_out) if args.plan_out else None,

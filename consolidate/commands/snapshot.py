@@ -41,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # an unreadable queue must not stop the snapshot
         warn(f"capture queue not read: {exc}")
         items = []
-    handoff = write_handoff(settings, since, items, Path(args.out).absolute() if args.out else None)
+    given = {"--claude-home": args.claude_home, "--memory-dir": args.memory_dir}
+    handoff = write_handoff(
+        settings, since, items, Path(args.out).absolute() if args.out else None, given=given
+    )
     if args.json:
         sys.stdout.write(json.dumps(handoff.to_json(), indent=2) + "\n")
         return 0

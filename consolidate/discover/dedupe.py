@@ -85,7 +85,7 @@ def combine(cluster: list[Learning]) -> Learning:
     sessions = {e.session for c in cluster for e in c.evidence if e.session}
     extra_sessions = max(0, len(sessions) - 1)
     merged = replace(speaker)
-    merged.frequency = sum(c.frequency for c in cluster)
+    merged.frequency = sum(c.frequency for c in cluster if not _own_queue_item(c, cluster))
     merged.evidence = pooled_evidence(cluster)
     merged.queue_id = lead.queue_id or next((c.queue_id for c in cluster if c.queue_id), "")
     merged.detail = max((c.detail for c in cluster), key=len)
@@ -93,6 +93,14 @@ def combine(cluster: list[Learning]) -> Learning:
     merged.confidence = round(min(0.98, lead.confidence + bonus), 2)
     merged.impact = round(min(1.0, max(c.impact for c in cluster) + 0.15 * extra_sessions), 2)
     return merged
+
+
+def _own_queue_item(candidate: Learning, cluster: list[Learning]) -> bool:
+    """A capture-queue item that is a marker of the cluster queued: the same sighting, counted once."""
+    said = " ".join(candidate.principle.lower().split())
+    return candidate.kind == "queue" and any(
+        c.kind == "marker" and " ".join(c.principle.lower().split()) == said for c in cluster
+    )
 
 
 def pooled_evidence(cluster: list[Learning]) -> list[Evidence]:

@@ -40,11 +40,15 @@ class Learning:
 
     kind: str
     category: str = "FILL_GAP"
+    title: str = ""
     principle: str = ""
     trigger: str = ""
+    layers: list[str] = field(default_factory=list)
     layer: str = "L2"
     section: str = ""
     detail: str = ""
+    why: str = ""
+    note: str = ""
     confidence: float = 0.5
     impact: float = 0.5
     frequency: int = 1
@@ -64,7 +68,7 @@ class ScanReport:
     def to_dict(self) -> dict[str, Any]:
         """The report as `DiscoveryReport.model_dump(mode="json")` gives it."""
         return {
-            "candidates": [asdict(c) for c in self.candidates],
+            "candidates": [{**asdict(c), "layers": c.layers or [c.layer]} for c in self.candidates],
             "sessions_scanned": self.sessions_scanned,
             "notes": list(self.notes),
             "usage": dict(_NO_USAGE),

@@ -1,53 +1,56 @@
-"""Synthesis (c): discovered learnings become ADDs (or EDITs of the entry they update), deduplicated
-against every layer, ranked by impact, capped, and written in the pointer format with a topic file."""
+"""Synthesis (c): discovered learnings become ADDs, or EDITs of the entry they update or contradict.
+
+Learnings waiting in the backlog come first, then the new ones ranked by impact. Each is placed on
+every layer it names (L0 / L1 / the memory dir); each placement is compared by meaning with what that
+layer already remembers (an entry's pointer and its topic file, a CLAUDE.md rule), and one that is
+already recorded is still proposed — set aside, shown with the entry it matched, applied only when
+kept. Past the ADD cap a learning waits in the backlog; nothing found is ever silently dropped.
+"""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
-from memory_layout import INDEX, render_frontmatter
-from memory_layout.pointers import always_on_pointer, trigger_pointer
+from memory_layout import INDEX
+from memory_layout.wellformed import line_problems
 
-from ..models import Candidate
+from ..models import Candidate, Layer
 from ..secrets import has_secret, redact, without_secrets
-from .drafts import TYPE_SECTIONS, Draft, locate_entry, plain
+from .backlog import Backlog, learning_id
+from .drafts import TYPE_SECTIONS, Draft, plain
+from .edits import edit as edit_changes
+from .edits import editable, find_target, key_of, rule_after
+from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
-from .similarity import TextIndex, tokens
-from .topics import is_rule, section_type, subject_slug, title, when_it_matters
+from .remembered import Remembered, remembered
+from .similarity import ALIKE, MIN_WORDS, RECORDED, Index, coverage, words
+from .titles import flat, mend, title_of
+from .topics import section_type, subject_slug
 
 MAX_ADD = 7
-DUPLICATE = 0.75
-KIND_TYPE = {
-    "correction": "feedback",
-    "rejection": "feedback",
-    "preference": "feedback",
-    "remember": "project",
-    "decision": "project",
-    "error-fix": "reference",
-    "marker": "feedback",
-    "queue": "feedback",
-}
 _GENERIC = re.compile(
     r"\b(?:clean code|best practices?|be careful|double[- ]check|write (?:good|more) tests|tests are important|"
     r"keep (?:it|things) simple|read the docs|communicate clearly)\b",
     re.IGNORECASE,
 )
 _TRANSIENT = re.compile(
-    r"\b(?:right now|for now|currently|at the moment|this session|temporarily|wip)\b", re.IGNORECASE
+    r"\b(?:right now|for now|at the moment|this session|temporarily|wip)\b", re.IGNORECASE
 )
 _SLUG = re.compile(r"[^a-z0-9]+")
 _CONDITION = re.compile(
     r"^\*{0,2}(?:when|whenever|before|after)\s+(?P<cond>[^:*]{3,80}?)\*{0,2}:\*{0,2}\s+(?P<rule>.{3,})$",
     re.IGNORECASE | re.DOTALL,
 )
-MAX_POINTER = 150
 _VACUOUS = re.compile(
     r"^(?:when\s+)?(?:working|anything|doing anything|coding)?\s*(?:in|on)?\s*(?:this|the)\s+(?:project|repo|repository|codebase)$",
     re.IGNORECASE,
 )
+MEMORY_LAYERS = ("L2", "L2c", "L3")
+SAME_SESSION_ALIKE = 0.6  # in one session, this much said of each other is one learning told twice
 
 
 @dataclass
@@ -56,6 +59,9 @@ class Additions:
     notes: list[str] = field(default_factory=list)
     recorded_queue_ids: list[str] = field(default_factory=list)  # items already in memory: safe to ack
     meta: list[str] = field(default_factory=list)  # repeatable workflows: suggest a skill or command
+    waiting: list[tuple[Candidate, str]] = field(default_factory=list)  # left for the backlog, and why
+    settled: list[str] = field(default_factory=list)  # learnings dropped for good (quality, rejected before)
+    taken_up: list[str] = field(default_factory=list)  # ids of the backlog's learnings this run took up
 
 
 def rank(candidate: Candidate) -> float:
@@ -63,26 +69,36 @@ def rank(candidate: Candidate) -> float:
 
 
 def quality_problem(candidate: Candidate) -> str | None:
-    """Why a candidate fails the content-quality rules, or None when it passes."""
+    """Why a candidate fails the content-quality rules, or None when it passes. Length is never one:
+    a long principle is written whole into its topic file, its title leads to it."""
     text = candidate.principle.strip()
     if len(text.split()) < 3 and not re.search(r"[\u3040-\u9fff]", text):
         return "too short to be a principle"
-    if len(text) > 300:
-        return "too long for an index entry"
     if _GENERIC.search(text) and not re.search(r"`[^`]+`|\w+\.\w+|/", text):
         return "generic best practice"
-    if _TRANSIENT.search(text):
+    if _TRANSIENT.search(text) and len(words(text)) < 12:
         return "transient state"
-    if has_secret(" ".join([candidate.principle, candidate.trigger, candidate.detail])):
+    if has_secret(
+        " ".join([candidate.title, candidate.principle, candidate.trigger, candidate.detail, candidate.why])
+    ):
         return "contains a secret"
+    fragment = [p for p in line_problems(flat(mend(text)), entry=True) if p.startswith("ends")]
+    if fragment:
+        return f"not a complete rule: it {fragment[0]}"
     return None
 
 
 def normalize(candidate: Candidate) -> Candidate:
     """A principle written as `When X: Y` gives its condition to the trigger; a trigger that holds for
-    every task ("working in this project") is no trigger, so the pointer becomes always-on."""
+    every task ("working in this project") is no trigger, so the pointer becomes always-on; a sentence
+    of the detail that speaks to the reviewer of this run ("check … before applying") is a note, shown
+    in the review and never written."""
+    kept, notes = reviewer_sentences(candidate.detail)
+    if notes:
+        note = " ".join(part for part in (candidate.note.strip(), *notes) if part)
+        candidate = candidate.model_copy(update={"detail": kept, "note": note})
     match = _CONDITION.match(candidate.principle.strip())
-    if match:
+    if match and not _MAIN_CLAUSE.search(match["cond"]):  # "When X, make Y: …" is the rule, not its condition
         candidate = candidate.model_copy(
             update={"trigger": match["cond"], "principle": match["rule"].strip()}
         )
@@ -91,156 +107,329 @@ def normalize(candidate: Candidate) -> Candidate:
     return candidate
 
 
-def additions(
-    candidates: list[Candidate], snapshot: Snapshot, *, claimed: set[tuple[str, str]], max_add: int = MAX_ADD
-) -> Additions:
-    result = Additions()
-    index = TextIndex(entry.text for entry in snapshot.known)
-    names = {name for name in snapshot.tree.files}
-    for candidate, queue_ids in merge_alike(map(normalize, candidates)):
-        if candidate.category == "NOISE":
+_MAIN_CLAUSE = re.compile(
+    r",\s+(?:then\s+)?(?:make|run|use|add|do|don't|do not|never|always|keep|write|ask|check|commit|put|"
+    r"stop|wait|bump|set|call|create|update|tell|say)\b",
+    re.IGNORECASE,
+)
+_FOR_REVIEWER = re.compile(
+    r"\b(?:this run|before applying|(?:removed from|not in|not visible in) the transcripts?)\b", re.IGNORECASE
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+def reviewer_sentences(detail: str) -> tuple[str, list[str]]:
+    """The detail without the sentences addressed to the reviewer of this run (outside code), and
+    those sentences."""
+    kept: list[str] = []
+    notes: list[str] = []
+    fence = False
+    for line in detail.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if fence or not _FOR_REVIEWER.search(line):
+            kept.append(line)
             continue
+        parts = _SENTENCE_END.split(line)
+        notes += [p.strip() for p in parts if _FOR_REVIEWER.search(p)]
+        rest = " ".join(p for p in parts if not _FOR_REVIEWER.search(p)).strip()
+        if rest:
+            kept.append(line[: len(line) - len(line.lstrip())] + rest)
+    return "\n".join(kept).strip("\n"), notes
+
+
+def additions(
+    candidates: list[Candidate],
+    snapshot: Snapshot,
+    *,
+    claimed: set[tuple[str, str]],
+    max_add: int = MAX_ADD,
+    backlog: Backlog | None = None,
+) -> Additions:
+    """Drafts for the learnings: backlog first (`backlog.pending()`), then `candidates` by rank."""
+    state = _State(snapshot, claimed, backlog)
+    waiting = backlog.pending() if backlog is not None else []
+    state.result.taken_up = list(backlog.waiting) if backlog is not None else []
+    streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
+    for candidate, queue_ids in merge_alike(*streams):
+        state.take(candidate, queue_ids, max_add)
+    return state.result
+
+
+class _State:
+    """What one synthesis of learnings has decided so far."""
+
+    def __init__(self, snapshot: Snapshot, claimed: set[tuple[str, str]], backlog: Backlog | None) -> None:
+        self.snapshot = snapshot
+        self.backlog = backlog
+        self.result = Additions()
+        self.entries = remembered(snapshot)
+        self.by_layer: dict[str, Index] = {}
+        self.everything = Index(e.whole for e in self.entries)
+        self.names = set(snapshot.tree.files)
+        self.taken = set(claimed)
+        self.added = 0
+
+    def admits(self, candidate: Candidate) -> bool:
+        """Does the candidate pass the quality rules (else a note says why)? Checked before alike
+        candidates merge, so a fragment never takes a whole learning down with it."""
+        if candidate.category == "NOISE":
+            return False
         subject = redact(plain(candidate.principle, 70))
         problem = quality_problem(candidate)
+        if problem is None and self.backlog is not None and self.backlog.was_rejected(candidate):
+            problem = "rejected in an earlier review"
         if problem:
-            result.notes.append(f"dropped ({problem}): {subject}")
-            continue
-        if candidate.layer == "meta":
-            result.meta.append(candidate.principle)
-            continue
-        score, _ = index.best(f"{candidate.trigger} {candidate.principle}")
-        update = _update_target(candidate, snapshot, claimed)
-        if update is not None and _says_the_same(candidate, update[1]):
-            update, score = None, 1.0
-        if score >= DUPLICATE and update is None:
-            result.notes.append(f"already recorded: {subject}")
-            result.recorded_queue_ids.extend(queue_ids)
-            continue
-        if len([d for d in result.drafts if d.action == "ADD"]) >= max_add and update is None:
-            result.notes.append(f"left for a later run (ADD cap {max_add}): {subject}")
-            continue
-        draft = _edit(candidate, update) if update else _add(candidate, snapshot, names)
-        draft.queue_ids = queue_ids
-        index.add(f"{candidate.trigger} {candidate.principle}")
-        result.drafts.append(draft)
-    return result
+            self.result.notes.append(f"dropped ({problem}): {subject}")
+            self.result.settled.append(learning_id(candidate))
+        return problem is None
+
+    def take(self, candidate: Candidate, queue_ids: list[str], max_add: int) -> None:
+        subject = redact(plain(candidate.principle, 70))
+        if "meta" in candidate.layers:
+            self.result.meta.append(candidate.principle)
+        places = placements(candidate)
+        if not places:
+            return
+        target = find_target(candidate, self.entries, self.taken)
+        if target is not None and not editable(target, self.snapshot):
+            target = None  # added next to it instead
+        drafts: list[Draft] = []
+        left: list[str] = []  # places past the ADD cap
+        for number, layer in enumerate(places):
+            placed = candidate.on_layer(layer)
+            matched = (
+                None
+                if number == 0 and target is not None
+                else self._recorded(placed, layer if len(places) > 1 else None)
+            )
+            if number == 0 and target is not None:
+                drafts.append(self._edit(placed, target))
+            elif matched is not None:
+                drafts.append(self._add(placed, skipped=matched))
+            elif self.added >= max_add:
+                left.append(layer)
+            else:
+                drafts.append(self._add(placed))
+        for draft in drafts:
+            draft.queue_ids = queue_ids
+            draft.learning = candidate  # the whole learning, every layer: what the backlog keeps
+        if left:
+            self.result.waiting.append(
+                (candidate.model_copy(update={"layers": left, "layer": left[0]}), f"ADD cap {max_add}")
+            )
+            self.result.notes.append(f"waits in the backlog (ADD cap {max_add}): {subject}")
+        if drafts and all(d.skipped for d in drafts) and not left:
+            self.result.recorded_queue_ids.extend(queue_ids)
+        if any(d.action == "ADD" and not d.skipped for d in drafts):
+            self.added += 1
+        self.result.drafts.extend(drafts)
+
+    def _claude_md_change(self, candidate: Candidate, path: str, section: str) -> dict[str, Any] | None:
+        """The change that adds the learning's rule to a CLAUDE.md: one entry line, or the whole block
+        (rule, why, detail) after the text it follows."""
+        rule = rule_block(candidate)
+        if "\n" not in rule:
+            return {"op": "add_entry", "file": path, "section": section, "text": rule}
+        layout = self.snapshot.settings.layout
+        text = (
+            self.snapshot.user_claude_md
+            if path == str(layout.user_claude_md)
+            else self.snapshot.project_claude_md
+        )
+        found = _insert_rule(text, [e for e in self.entries if e.file == path], section, rule)
+        return {"op": "replace_text", "file": path, **found} if found is not None else None
+
+    def _recorded(self, candidate: Candidate, layer: str | None) -> Remembered | None:
+        """The entry (on `layer`, or on any layer) that already says what the candidate says."""
+        text = f"{candidate.trigger} {candidate.title} {candidate.principle}"
+        if len(words(candidate.principle)) < MIN_WORDS:
+            return None
+        index, pool = self._index(layer)
+        score, position = index.covering(text)
+        if score < RECORDED:
+            return None
+        entry = pool[position]
+        # The principle itself must be said, not only its trigger and title.
+        return entry if coverage(words(candidate.principle), index.said[position].words) >= RECORDED else None
+
+    def _index(self, layer: str | None) -> tuple[Index, list[Remembered]]:
+        if layer is None:
+            return self.everything, self.entries
+        group = MEMORY_LAYERS if layer in MEMORY_LAYERS else (layer,)
+        pool = [e for e in self.entries if e.layer in group]
+        key = "memory" if layer in MEMORY_LAYERS else layer
+        if key not in self.by_layer:
+            self.by_layer[key] = Index(e.whole for e in pool)
+        return self.by_layer[key], pool
+
+    def _edit(self, candidate: Candidate, target: Remembered) -> Draft:
+        self.taken.add(key_of(target))
+        found = edit_changes(candidate, target, self.snapshot, self.names, day_of(candidate))
+        return _draft(
+            candidate,
+            "EDIT",
+            found.file,
+            found.section,
+            found.changes,
+            found.layer,
+            rationale=found.rationale,
+        )
+
+    def _add(self, candidate: Candidate, *, skipped: Remembered | None = None) -> Draft:
+        layout = self.snapshot.settings.layout
+        if candidate.layer in ("L0", "L1"):
+            path = layout.user_claude_md if candidate.layer == "L0" else layout.project_claude_md
+            section = claude_md_section(self.snapshot, candidate)
+            change = self._claude_md_change(candidate, str(path), section)
+            if change is None:  # nothing to anchor a rule of several lines to: the memory dir holds it
+                self.result.notes.append(
+                    f"written to the memory dir (its CLAUDE.md is empty): {redact(plain(candidate.principle, 70))}"
+                )
+                return self._add(candidate.on_layer("L2"), skipped=skipped)
+            why = (
+                "universal preference: every session of every project"
+                if candidate.layer == "L0"
+                else "project convention"
+            )
+            draft = _draft(candidate, "ADD", str(path), section, [change], candidate.layer, rationale=why)
+        else:
+            section = memory_section(candidate, self.snapshot)
+            kind = section_type(section, topic_type(candidate))  # the type matches the section it lands in
+            topic = topic_name(candidate, self.names, kind)
+            self.names.add(topic)
+            changes: list[dict[str, Any]] = [
+                {
+                    "op": "write_file",
+                    "file": topic,
+                    "content": topic_file(candidate, kind),
+                    "create_only": True,
+                },
+                {
+                    "op": "add_entry",
+                    "file": INDEX,
+                    "section": section,
+                    "text": pointer_line(candidate, topic),
+                },
+            ]
+            why = (
+                "detailed reference, loaded on demand"
+                if candidate.layer == "L3"
+                else "working note with its detail on demand"
+            )
+            draft = _draft(candidate, "ADD", INDEX, section, changes, candidate.layer, rationale=why)
+        if skipped is not None:
+            draft.skipped = {
+                "reason": "already recorded",
+                "matched": {"file": skipped.file, "layer": skipped.layer, "entry": flat(skipped.text)},
+            }
+        return draft
 
 
-def merge_alike(candidates: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
-    """Candidates that say the same thing become one: the richest text, the summed frequency, the
-    strongest confidence and impact, all the evidence and queue ids — then ranked by impact."""
-    groups: list[list[Candidate]] = []
-    index = TextIndex([])
-    for candidate in candidates:
-        score, position = index.best(f"{candidate.trigger} {candidate.principle}")
-        if score >= DUPLICATE and candidate.layer == groups[position][0].layer:
-            groups[position].append(candidate)
-        else:  # the index holds one text per group, so positions match
-            groups.append([candidate])
-            index.add(f"{candidate.trigger} {candidate.principle}")
+def _insert_rule(text: str, blocks: list[Remembered], section: str, rule: str) -> dict[str, str] | None:
+    """A rule of several lines added under `section` of a CLAUDE.md as `replace_text` of the block it
+    follows (entries are one line each; a rule with its detail is a block): after the section's last
+    block, under its heading when it has none, or in a new section at the end. None when the file
+    offers no unique anchor."""
+    own = [b.text for b in blocks if b.section == section]
+    heading = re.search(rf"^#{{1,6}}[ \t]+{re.escape(section)}[ \t]*#*[ \t]*$", text, re.MULTILINE)
+    if own:
+        anchor, new = own[-1], own[-1] + rule_after(own[-1], rule)
+    elif heading is not None:
+        anchor, new = heading.group(0), heading.group(0) + "\n\n- " + rule
+    elif blocks:
+        anchor, new = blocks[-1].text, blocks[-1].text + f"\n\n## {section}\n\n- " + rule
+    else:
+        return None
+    return {"old": anchor, "new": new} if text.count(anchor) == 1 else None
+
+
+def placements(candidate: Candidate) -> list[Layer]:
+    """Where a learning goes: L0, L1 and/or the memory dir (its most specific memory layer), in the
+    order the candidate names them; `meta` is a suggestion, not a place."""
+    places: list[Layer] = []
+    memory = [layer for layer in candidate.layers if layer in MEMORY_LAYERS]
+    most: Layer = "L2c" if "L2c" in memory else "L3" if "L3" in memory else "L2"
+    for layer in candidate.layers:
+        place = most if layer in MEMORY_LAYERS else layer
+        if place != "meta" and place not in places:
+            places.append(place)
+    return places
+
+
+def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
+    """Candidates that say the same thing become one: the fullest text, the summed frequency, the
+    strongest confidence and impact, all the evidence and queue ids, and the others' wording where it
+    adds words ("Also: …" in the detail). The first of several streams (the backlog) keeps its order
+    and comes first; the rest is ranked by impact."""
+    groups: list[tuple[int, list[Candidate]]] = []
+    index = Index()
+    for order, stream in enumerate(streams):
+        for candidate in stream:
+            score, position = index.most_alike(f"{candidate.trigger} {candidate.principle}")
+            lead = groups[position][1][0] if position >= 0 else None
+            needed = SAME_SESSION_ALIKE if lead is not None and _same_session(candidate, lead) else ALIKE
+            if lead is not None and score >= needed and set(candidate.layers) == set(lead.layers):
+                groups[position][1].append(candidate)
+            else:  # the index holds one text per group, so positions match
+                groups.append((order, [candidate]))
+                index.add(f"{candidate.trigger} {candidate.principle}")
     merged = []
-    for group in groups:
-        best = max(group, key=lambda c: (bool(c.trigger.strip()), len(tokens(c.principle)), c.confidence))
+    for order, group in groups:
+        best = max(group, key=_speaks_best)
+        others = [
+            c.principle
+            for c in group
+            if c is not best and coverage(words(c.principle), words(best.principle)) < 1.0
+        ]
+        detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(
             update={
                 "frequency": sum(c.frequency for c in group),
                 "confidence": max(c.confidence for c in group),
                 "impact": max(c.impact for c in group),
                 "evidence": [e for c in group for e in c.evidence][:5],
+                "detail": detail,
             }
         )
-        merged.append((combined, [c.queue_id for c in group if c.queue_id]))
-    return sorted(merged, key=lambda pair: rank(pair[0]), reverse=True)
+        merged.append((order, combined, [c.queue_id for c in group if c.queue_id]))
+    first = [m for m in merged if m[0] == 0 and len(streams) > 1]
+    rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
+    return [(c, q) for _, c, q in first + rest]
 
 
-def _update_target(
-    candidate: Candidate, snapshot: Snapshot, claimed: set[tuple[str, str]]
-) -> tuple[str, str] | None:
-    """The index entry an UPDATE or CONTRADICT candidate rewrites, if it can be found and is free."""
-    if candidate.category not in ("UPDATE", "CONTRADICT") or not candidate.related.strip():
-        return None
-    for name in [INDEX] + [n for n in snapshot.tree.cluster_files()]:
-        entry = locate_entry(snapshot, name, candidate.related)
-        if entry is not None and (name, " ".join(entry.text.split()).lstrip("-*+ ")) not in claimed:
-            return name, entry.text
-    return None
+def _speaks_best(candidate: Candidate) -> tuple[bool, bool, float, int]:
+    """Which wording of a learning told twice is kept: one written down on purpose (a marker, a queue
+    item, a remember request) first, then one with a trigger, the most confident, the fullest."""
+    written = candidate.kind in ("marker", "queue", "remember")
+    return written, bool(candidate.trigger.strip()), candidate.confidence, len(words(candidate.principle))
 
 
-def _says_the_same(candidate: Candidate, entry: str) -> bool:
-    """The candidate's takeaway adds no word the entry does not already have (trigger wording varies)."""
-    return not tokens(candidate.principle) - tokens(entry)
+def _same_session(a: Candidate, b: Candidate) -> bool:
+    """Both were seen in one session (a correction and the marker that wrote it down, say)."""
+    return bool({e.session for e in a.evidence if e.session} & {e.session for e in b.evidence if e.session})
 
 
-def _pointer(candidate: Candidate, file: str | None) -> str:
-    """The pointer line, its takeaway shortened (at a clause or word) to stay within 150 characters."""
-    takeaway = candidate.principle.strip()
-    while True:
-        if candidate.trigger.strip():
-            line = trigger_pointer(candidate.trigger, takeaway, file)
-        else:
-            line = always_on_pointer(takeaway, file)
-        if len(line) + 2 <= MAX_POINTER or len(takeaway) < 40:
-            return line
-        takeaway = _shorter(takeaway)
-
-
-def _shorter(text: str) -> str:
-    """Drop the last clause, or else the last word."""
-    body = text.rstrip(".")
-    for mark in ("; ", ", so ", " so ", ", ", " — ", " because "):
-        head, found, _ = body.rpartition(mark)
-        if found and len(head) >= 30:
-            return head
-    return body.rsplit(" ", 1)[0]
-
-
-def _edit(candidate: Candidate, target: tuple[str, str]) -> Draft:
-    name, old = target
-    links = re.findall(r"→ \[[^\]]*\]\([^)]*\)\s*$", old)
-    new = "- " + _pointer(candidate, None) + (f" {links[0].strip()}" if links else "")
-    return _draft(
-        candidate,
-        "EDIT",
-        name,
-        "",
-        [{"op": "replace_entry", "file": name, "old": old, "new": new}],
-        rationale=f"{candidate.category}: the sessions changed what this entry says",
-    )
-
-
-def _add(candidate: Candidate, snapshot: Snapshot, names: set[str]) -> Draft:
-    layout = snapshot.settings.layout
-    if candidate.layer in ("L0", "L1"):
-        path = layout.user_claude_md if candidate.layer == "L0" else layout.project_claude_md
-        section = "Preferences" if candidate.layer == "L0" else (candidate.section or "Gotchas")
-        change = {"op": "add_entry", "file": str(path), "section": section, "text": _pointer(candidate, None)}
-        why = (
-            "universal preference: every session of every project"
-            if candidate.layer == "L0"
-            else "project convention"
+def claude_md_section(snapshot: Snapshot, candidate: Candidate) -> str:
+    """The CLAUDE.md heading the rule goes under: the one the candidate names when it exists (or
+    starts it: "Build Commands" finds "Build Commands — Dogfood tspec"), else a default."""
+    text = snapshot.user_claude_md if candidate.layer == "L0" else snapshot.project_claude_md
+    headings = [m[1].strip() for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)]
+    for wanted in (p.strip() for p in candidate.section.split("/") if p.strip()):
+        folded = wanted.casefold()
+        found = next((h for h in headings if h.casefold() == folded), None) or next(
+            (h for h in headings if h.casefold().startswith(folded)), None
         )
-        return _draft(candidate, "ADD", str(path), section, [change], rationale=why)
-    kind = KIND_TYPE.get(candidate.kind, "feedback")
-    if candidate.kind == "remember":
-        kind = "feedback" if is_rule(candidate.principle) else "project"
-    section = _section(candidate, kind, snapshot)
-    kind = section_type(section, kind)  # the type matches the section the entry lands in
-    topic = _topic_name(kind, candidate, names)
-    names.add(topic)
-    changes: list[dict[str, Any]] = [
-        {"op": "write_file", "file": topic, "content": _topic_body(candidate, kind), "create_only": True},
-        {"op": "add_entry", "file": INDEX, "section": section, "text": _pointer(candidate, topic)},
-    ]
-    why = (
-        "working note with its detail on demand"
-        if candidate.layer != "L3"
-        else "detailed reference, loaded on demand"
-    )
-    return _draft(candidate, "ADD", INDEX, section, changes, rationale=why)
+        if found:
+            return found
+    if candidate.section.strip():
+        return candidate.section.split("/")[0].strip()
+    return "Preferences" if candidate.layer == "L0" else "Gotchas"
 
 
-def _section(candidate: Candidate, kind: str, snapshot: Snapshot) -> str:
+def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
     """An existing MEMORY.md section when one fits; else the section of the memory type."""
+    kind = topic_type(candidate)
     index = snapshot.tree.index
     doc = index.document if index is not None else None
     for name in (candidate.section, TYPE_SECTIONS[kind]):
@@ -252,20 +441,37 @@ def _section(candidate: Candidate, kind: str, snapshot: Snapshot) -> str:
     return TYPE_SECTIONS[kind]
 
 
+def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -> str:
+    source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
+    source = without_secrets(source)  # a file name is written too: redact before slugging
+    words_ = [
+        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
+    ]
+    slug = "_".join(words_[:5])[:40].strip("_") or "learning"
+    if candidate.kind == "remember":
+        slug = subject_slug(candidate.trigger, candidate.principle)
+    kind = kind or topic_type(candidate)
+    name, number = f"{kind}_{slug}.md", 2
+    while name in taken:
+        name, number = f"{kind}_{slug}_{number}.md", number + 1
+    return name
+
+
 def _draft(
     candidate: Candidate,
     action: str,
     file: str,
     section: str,
     changes: list[dict[str, Any]],
+    layer: str,
     *,
     rationale: str,
 ) -> Draft:
     seen = f"seen {candidate.frequency}× " if candidate.frequency > 1 else ""
     return Draft(
         action=action,
-        summary=plain(candidate.principle, 90),
-        layer=candidate.layer if action == "ADD" else "L2",
+        summary=plain(title_of(candidate), 240),
+        layer=layer,
         file=file,
         section=section,
         rationale=f"{candidate.kind} {seen}— {rationale}",
@@ -275,48 +481,13 @@ def _draft(
         changes=changes,
         evidence=candidate.evidence[:3],
         queue_ids=[candidate.queue_id] if candidate.queue_id else [],
+        learning=candidate,
     )
 
 
-def _topic_name(kind: str, candidate: Candidate, taken: set[str]) -> str:
-    source = candidate.trigger if candidate.trigger.strip() else candidate.principle
-    source = without_secrets(source)  # a file name is written too: redact before slugging
-    words = [
-        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
-    ]
-    slug = "_".join(words[:5])[:40].strip("_") or "learning"
-    if candidate.kind == "remember":
-        slug = subject_slug(candidate.trigger, candidate.principle)
-    name, number = f"{kind}_{slug}.md", 2
-    while name in taken:
-        name, number = f"{kind}_{slug}_{number}.md", number + 1
-    return name
-
-
-def _topic_body(candidate: Candidate, kind: str) -> str:
-    session = next((e.session for e in candidate.evidence if e.session), "")
-    learned = min((e.timestamp[:10] for e in candidate.evidence if e.timestamp[:4].isdigit()), default="")
-    metadata: dict[str, Any] = {"type": kind, "signal": candidate.kind}  # the signal: what `share` records
-    if learned:
-        metadata["learned"] = learned
-    if session:
-        metadata["originSessionId"] = session
-    name, description = plain(candidate.principle, 60), plain(candidate.principle, 140)
-    if candidate.kind == "remember":
-        name = title(plain(candidate.principle, 200))
-        description = when_it_matters(
-            candidate.trigger, plain(candidate.principle, 200), candidate.layer == "L0"
-        )
-    matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
-    lines = [candidate.principle.strip(), ""]
-    quote = next((e.quote for e in candidate.evidence if e.quote), "")
-    if candidate.detail.strip():
-        lines += [candidate.detail.strip(), ""]
-    if quote and TextIndex([candidate.principle]).best(quote)[0] < DUPLICATE:
-        lines += [f"**Why:** “{' '.join(quote.split())[:240]}”", ""]
-    if candidate.trigger.strip():
-        lines += [
-            f"**How to apply:** when {candidate.trigger.strip().removeprefix('When ').removeprefix('when ')}.",
-            "",
-        ]
-    return matter + "\n".join(lines).rstrip("\n") + "\n"
+def day_of(candidate: Candidate) -> str:
+    """The date a change is recorded under: when the sessions said it (the latest evidence), else today."""
+    stamps = sorted(
+        e.timestamp[:10] for e in candidate.evidence if re.match(r"^\d{4}-\d{2}-\d{2}", e.timestamp)
+    )
+    return stamps[-1] if stamps else datetime.now(UTC).strftime("%Y-%m-%d")

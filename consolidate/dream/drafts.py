@@ -9,7 +9,8 @@ from typing import Any
 
 from memory_layout import CLUSTER_DIR, INDEX, Document, Entry
 
-from ..models import EvidenceRef
+from ..models import Candidate, EvidenceRef
+from .backlog import learning_id
 from .orient import Snapshot
 
 TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
@@ -33,6 +34,8 @@ class Draft:
     changes: list[dict[str, Any]]
     evidence: list[EvidenceRef] = field(default_factory=list)
     queue_ids: list[str] = field(default_factory=list)
+    learning: Candidate | None = None  # the learning a discoverer draft carries (for the backlog)
+    skipped: dict[str, Any] | None = None  # set aside as already recorded: {"reason", "matched"}
     reason: str = ""  # the kind of finding within its category: proposals of one kind are reviewed as a group
     subject: str = ""  # what it is about (a renamed path): found in several files, fixed together
 
@@ -52,6 +55,11 @@ class Draft:
         }
         if self.queue_ids:
             data["queue_ids"] = self.queue_ids
+        if self.learning is not None:
+            data["learning_id"] = learning_id(self.learning)
+            data["learning"] = self.learning.model_dump(mode="json", exclude_defaults=True)
+        if self.skipped is not None:
+            data["skipped"] = self.skipped
         if self.reason:
             data["reason"] = self.reason
         return data

@@ -62,6 +62,12 @@ _WORDS = {
 }
 
 
+_LEARNING_NOUNS = {  # learnings that edit an entry, by category
+    "UPDATE": "learnings added to the entries they update",
+    "CONTRADICT": "learnings that replace what an entry got wrong",
+}
+
+
 def decisions(plan: Plan) -> list[list[Proposal]]:
     """What a reviewer decides on, in plan order: each group once, each ungrouped proposal alone."""
     by_id = {p.id: p for p in plan.proposals}
@@ -83,7 +89,9 @@ def group_proposals(plan: Plan, *, max_decisions: int = MAX_DECISIONS) -> None:
     `MAX_GROUP_ITEMS` items a group), renumber, and record how many wait for the next run."""
     keyed: dict[tuple[str, str, str], list[Proposal]] = {}
     for proposal in plan.proposals:
-        keyed.setdefault(_key(proposal), []).append(proposal)
+        # a learning set aside as already recorded is one line of its own, kept only when named
+        key = ("set aside", str(id(proposal)), "") if proposal.skipped is not None else _key(proposal)
+        keyed.setdefault(key, []).append(proposal)
     waiting: list[Proposal] = []
     units: list[list[Proposal]] = []
     for members in keyed.values():
@@ -145,6 +153,8 @@ def _renumber(plan: Plan, units: list[list[Proposal]]) -> None:
 def _group(gid: str, members: list[Proposal]) -> ProposalGroup:
     first = members[0]
     noun, why = _WORDS.get((first.action, first.category, first.reason), ("", ""))
+    if not noun:
+        noun = _LEARNING_NOUNS.get(first.category, "") if first.sources == ["discoverer"] else ""
     if not noun:
         noun = "new learnings" if first.action == "ADD" else f"{first.category.lower()} changes"
     if not why and all(m.rationale == first.rationale for m in members):

@@ -46,6 +46,8 @@ class Snapshot:
     targets: list[str] = field(default_factory=list)
     known: list[KnownEntry] = field(default_factory=list)
     team: MemoryTree | None = None  # the repository's team memory folder, when it has one
+    # (L0 or L1, a file that CLAUDE.md imports): read for deduplication, never written
+    imports: list[tuple[str, Path, str]] = field(default_factory=list)
 
     @property
     def memory_dir(self) -> Path:
@@ -118,6 +120,20 @@ def known_entries(
     return known
 
 
+def claude_md_imports(
+    user_path: Path, user_md: str, project_path: Path, project_md: str, layer_dirs: tuple[Path, ...] = ()
+) -> list[tuple[str, Path, str]]:
+    """(layer, file, text) of what each CLAUDE.md `@`-imports (read for deduplication, never written),
+    files of a folder read as a layer of its own left out."""
+    return [
+        (layer, imported, content)
+        for layer, path, text in (("L0", user_path, user_md), ("L1", project_path, project_md))
+        if text
+        for imported, content in imported_texts(path)
+        if not _inside(imported, layer_dirs)
+    ]
+
+
 def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
     resolved = path.resolve()
     return any(resolved.is_relative_to(folder.resolve()) for folder in folders)
@@ -171,6 +187,7 @@ def orient(settings: Settings, *, create: bool = False) -> Snapshot:
     texts = [f.document.render() for f in tree.files.values() if f.document is not None]
     team = load_team(layout)
     teams = (layout.team_dir,) if layout.team_dir else ()
+    imports = claude_md_imports(layout.user_claude_md, user_md, layout.project_claude_md, project_md, teams)
     known = known_entries(tree, user_md, project_md, layout.user_claude_md, layout.project_claude_md, teams)
     if team is not None:  # the team layer: read for dedup and audit, written only through a plan
         hashes.update(
@@ -188,4 +205,5 @@ def orient(settings: Settings, *, create: bool = False) -> Snapshot:
         targets=verification_targets(texts),
         known=known,
         team=team,
+        imports=imports,
     )

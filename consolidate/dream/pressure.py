@@ -15,6 +15,7 @@ from memory_layout.pointers import rebase_links, trigger_pointer
 from ..secrets import without_secrets
 from .drafts import Draft, document, pointing_entries
 from .orient import Snapshot
+from .titles import write_title
 
 _SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -155,8 +156,8 @@ def _extract_bodies(entries: list[Entry], taken: set[str]) -> list[dict[str, Any
         while name in taken:
             name, number = f"{slug(entry.section)}_{slug(entry.headline)[:40]}_{number}.md", number + 1
         taken.add(name)
-        first = " ".join(entry.headline.split(". ")[0].split())[:120]
-        matter = render_frontmatter({"name": first[:60], "description": first, "type": "reference"})
+        first = write_title(entry.headline)  # a whole phrase, never a line cut mid-clause
+        matter = render_frontmatter({"name": first, "description": first, "type": "reference"})
         changes.append(
             {"op": "write_file", "file": name, "content": matter + body + "\n", "create_only": True}
         )

@@ -80,11 +80,17 @@ def remember(
     with writing_run(settings):
         snapshot = orient(settings)
         found = additions([candidate], snapshot, claimed=set(), max_add=1)
-        if not found.drafts:
+        fresh = [d for d in found.drafts if d.skipped is None]
+        if not fresh:
+            matched = (
+                found.drafts[0].skipped["matched"]["entry"]
+                if found.drafts and found.drafts[0].skipped
+                else ""
+            )
             note = found.notes[0] if found.notes else text
-            out.write(f"already remembered: {note.removeprefix('already recorded: ')}\n")
+            out.write(f"already remembered: {matched or note.removeprefix('already recorded: ')}\n")
             return None
-        plan = build_plan(snapshot, GatherResult(), "remember", found.drafts[:1], [])
+        plan = build_plan(snapshot, GatherResult(), "remember", fresh[:1], [])
         if not plan.proposals:
             out.write(f"nothing to remember: {plan.notes[0] if plan.notes else 'the change was dropped'}\n")
             return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
@@ -19,9 +19,10 @@ from ..fsutil import atomic_write
 from ..marker import read_marker
 from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, preview_group_diff, show_plan
+from ..review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
+from .backlog import Backlog
 from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
@@ -32,6 +33,7 @@ class DreamOptions:
     engine: str | None = None
     yes: bool = False
     only: list[str] | None = None
+    keep: list[str] | None = None  # proposals set aside as already recorded, to apply anyway
     dry_run: bool = False
     json: bool = False
     plan_out: Path | None = None
@@ -48,6 +50,16 @@ class DreamResult:
     acked: list[str] | None = None
 
 
+@dataclass
+class Decision:
+    """What the review decided: the ids to apply (None: apply nothing), whether L0 is confirmed, and
+    the ids the person rejected."""
+
+    ids: list[str] | None
+    confirm_l0: bool = False
+    rejected: list[str] = field(default_factory=list)
+
+
 def run_dream(
     settings: Settings,
     options: DreamOptions,
@@ -61,6 +73,7 @@ def run_dream(
     if options.plan_out:
         check_plan_out(options.plan_out, settings)  # before any work, not after the agents ran
     progress = Progress(err)
+    shown = err if options.json else out
     with writing_run(settings, dry=options.dry_run):
         started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
         snapshot = orient(settings)
@@ -71,12 +84,17 @@ def run_dream(
             progress.say(f"MEMORY.md does not exist yet: {skipped}")
         items = _queue_items(settings)
         since = options.since or read_marker(settings.memory_dir)
+        backlog = Backlog.load(settings)
+        if backlog.problem:
+            warn(backlog.problem)
         gathered = asyncio.run(
             gather(
                 engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run
             )
         )
-        synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add)
+        synthesis = synthesize(
+            snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog
+        )
         _report_gather(gathered, synthesis, progress)
         plan = synthesis.plan
         plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -87,24 +105,38 @@ def run_dream(
             out.write(plan.to_json())
         scope = write_scope(settings)
         l0 = l0_proposals(plan, scope)
-        ids, confirm_l0, rejected = review_plan(
-            plan, options, out=err if options.json else out, stdin=stdin, ask=ask, l0=l0, scope=scope
-        )
-        if ids is None:
+        decision = review_plan(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0, scope=scope)
+        if decision.ids is None:
+            show_backlog(len(backlog), shown)
             settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
             return DreamResult(plan, gathered, acked=ack_queue_items(settings, None, settled))
+        rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]
         report = None
-        if ids or plan.mark_consolidation:
+        if decision.ids or (plan.mark_consolidation and not decision.rejected):
             report = apply_plan(
                 plan,
-                write_scope(settings),
-                only=ids,
-                confirm_l0=confirm_l0,
+                scope,
+                only=decision.ids,
+                confirm_l0=decision.confirm_l0,
                 journal_dir=journal_dir(settings),
             )
+        done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
+        marked = report is not None and report.marker_written
+        backlog.record(
+            plan, done=done, rejected=set(decision.rejected), marked=marked, settled=synthesis.settled
+        )
+        backlog.save()
     if report is not None:
-        print_summary(report, err if options.json else out)
-    acked = ack_queue_items(settings, report, rejected + synthesis.recorded_queue_ids + _dropped(gathered))
+        print_summary(report, shown)
+    elif decision.rejected:
+        shown.write(
+            f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
+            "the rejected learnings will not be proposed again\n"
+        )
+    show_backlog(len(backlog), shown)
+    acked = ack_queue_items(
+        settings, report, rejected_queue + synthesis.recorded_queue_ids + _dropped(gathered)
+    )
     return DreamResult(plan, gathered, report, acked)
 
 
@@ -129,30 +161,44 @@ def review_plan(
     ask: Ask | None,
     l0: set[str],
     scope: WriteScope | None = None,
-) -> tuple[list[str] | None, bool, list[str]]:
-    """Which proposal ids to apply (None = apply nothing), whether L0 is confirmed, rejected queue ids.
-    A dry run never applies, whatever else is asked."""
+) -> Decision:
+    """Which proposals to apply; a dry run never applies, whatever else is asked."""
     if not options.json:
         show_plan(plan, _diffs(plan, scope), out, l0)
-        if not plan.proposals:
+        show_set_aside(plan, out)
+        if not plan.select(None):
             out.write(_nothing_to_propose(plan))
+    if plan.backlog:
+        out.write(
+            f"{len(plan.backlog)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+        )
+    keep = list(options.keep or [])
+    if keep:
+        plan.select(keep)  # unknown ids are a usage error before anything is applied
+        keep = plan.expand(keep)
     if options.dry_run:
-        return None, False, []
+        return Decision(None)
     if options.only is not None:
         plan.select(options.only)
-        return options.only, True, []
+        return Decision(plan.expand(options.only), True)
     if options.yes:
-        return [p.id for p in plan.proposals], False, []
+        return Decision(
+            [p.id for p in plan.select(None)]
+            + [k for k in keep if k not in {p.id for p in plan.select(None)}]
+        )
     if options.json or options.plan_out:
-        return None, False, []
+        return Decision(None)
     if not plan.proposals:
-        return [], False, []
+        return Decision([])
     if ask is None and not is_terminal(stdin):
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
-        return None, False, []
-    approved = ask_approval(plan.select(None), ask or ask_on_terminal, l0, plan.groups)
-    rejected = [q for p in plan.proposals if p.id not in approved for q in queue_ids(p)]
-    return approved, True, rejected
+        return Decision(None)
+    rejected: list[str] = []
+    set_aside = [p for p in plan.proposals if p.skipped is not None]
+    approved = ask_approval(
+        plan.select(None), ask or ask_on_terminal, l0, plan.groups, set_aside=set_aside, rejected=rejected
+    )
+    return Decision(approved, True, rejected)
 
 
 def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:

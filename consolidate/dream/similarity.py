@@ -1,80 +1,85 @@
-"""How alike two pieces of memory text are: for deduplicating candidates against what is remembered.
+"""Does a remembered text already say what a candidate says? Coverage of meaning, not token overlap.
 
-Words (and character pairs for scripts without spaces) after dropping Markdown syntax, link targets and
-stop words; alike = a high Jaccard overlap, or one text almost wholly contained in the other.
+A text's content words (Markdown, link targets and stop words left out; character pairs for scripts
+without spaces) are compared with rapidfuzz: a word counts as said when the other text has the same
+word or one within a small edit distance (dependency / dependencies, config / configs). `coverage(a, b)`
+is the share of a's words that b says, and `says(a, b)` is that share, or nothing when b misses a
+command or name a puts in backticks. A candidate is already recorded when an entry's whole text
+covers it (`RECORDED`); two candidates are one learning when each covers most of the other. Coverage
+is asymmetric on purpose: a short title whose words all appear in a long candidate says far less than
+the candidate, so it never makes the candidate a duplicate.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
+RECORDED = 0.8  # an entry that says this much of a candidate already records it
+ALIKE = 0.75  # two candidates that each say this much of the other are one learning
+MIN_WORDS = 3  # fewer content words than this is too little to judge by
+_WORD_MATCH = 90  # rapidfuzz ratio for two words to count as the same word (a typo away)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_WORD = re.compile(r"[^\W_][\w.\-/]*[^\W_]|[^\W_]", re.UNICODE)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
-STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "with",
-        "when",
-        "while",
-        "is",
-        "are",
-        "be",
-        "it",
-        "this",
-        "that",
-        "use",
-        "using",
-        "not",
-        "never",
-        "always",
-        "do",
-        "does",
-        "don't",
-        "than",
-        "then",
-        "from",
-        "into",
-        "at",
-        "by",
-        "as",
-        "so",
-        "if",
-        "via",
-        "detail",
-        "details",
-        "see",
-        "run",
-        "runs",
-    ]
-)
+_CODE = re.compile(r"`([^`\n]+)`")
+_STOP_WORDS = """
+the a an and or of to in on for with when while is are be it its this that these those use using used not
+never always do does don't than then from into at by as so if via any all each every can should must will
+would has have had was were been you your they their there what which who also only just more most less
+about after before over under such other some no yes see detail details run runs here don doesn didn isn
+aren wasn won shouldn instead repository repo follow
+"""
+STOP = frozenset(_STOP_WORDS.split())
 
 
-def tokens(text: str) -> frozenset[str]:
-    text = _LINK_TARGET.sub("]", text.lower())
-    words: set[str] = set()
+def words(text: str) -> list[str]:
+    """The content words of `text`, lower-cased, in order, each once (`uv.lock` also gives `lock`)."""
+    text = _LINK_TARGET.sub("]", text.lower()).replace("`", " ").replace("*", " ")
+    found: dict[str, None] = {}
     for word in _WORD.findall(text):
+        word = word.strip(".-/")
         if _CJK.search(word):
             chars = [c for c in word if not c.isspace()]
-            words.update(a + b for a, b in zip(chars, chars[1:], strict=False))
+            found.update((a + b, None) for a, b in zip(chars, chars[1:], strict=False))
         elif len(word) > 2 and word not in STOP:
-            words.add(stem(word))
-    return frozenset(words)
+            found[word] = None
+            for part in re.split(r"[./-]", word) if re.search(r"[./-]", word) else ():
+                if len(part) > 2 and part not in STOP:
+                    found[part] = None
+    return list(found)
 
 
-def stem(word: str) -> str:
-    """A light English stem, enough to match dependency/dependencies and add/added/adding."""
+def key_words(text: str) -> list[str]:
+    """The words of what `text` puts in backticks: the commands, files and names it is about."""
+    return words(" ".join(_CODE.findall(text)))
+
+
+def coverage(part: Sequence[str], whole: Sequence[str]) -> float:
+    """The share of `part`'s words that `whole` says: the same word, one with the same stem
+    (dependency / dependencies), or one a typo away."""
+    if not part:
+        return 0.0
+    vocabulary = set(whole)
+    return sum(1 for word in part if word in vocabulary or _said_otherwise(word, whole)) / len(part)
+
+
+def _said_otherwise(word: str, whole: Sequence[str]) -> bool:
+    stem = _stem(word)
+    if any(_stem(other) == stem for other in whole):
+        return True
+    return (
+        len(word) >= 5
+        and process.extractOne(word, whole, scorer=fuzz.ratio, score_cutoff=_WORD_MATCH) is not None
+    )
+
+
+def _stem(word: str) -> str:
+    """A light English stem: tagged / tags / tag, dependency / dependencies, adding / add."""
     for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: len(word) - len(suffix)] + replacement
@@ -84,32 +89,59 @@ def stem(word: str) -> str:
     return word
 
 
-def overlap(a: frozenset[str], b: frozenset[str]) -> float:
-    """max(Jaccard, containment of the smaller set), in [0, 1]."""
-    if not a or not b:
+@dataclass(frozen=True)
+class Said:
+    """A text as compared: its content words and the words of its code spans."""
+
+    words: list[str]
+    keys: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> Said:
+        return cls(words(text), key_words(text))
+
+
+def says(part: Said, whole: Said) -> float:
+    """How much of `part` `whole` says; nothing when `whole` misses a command or name `part` is about."""
+    if part.keys and coverage(part.keys, whole.words) < 1.0:
         return 0.0
-    common = len(a & b)
-    return max(common / len(a | b), common / min(len(a), len(b)) * (0.9 if min(len(a), len(b)) < 4 else 1.0))
+    return coverage(part.words, whole.words)
 
 
-class TextIndex:
-    """Known texts indexed by token, so a query compares only with texts sharing a word."""
+def alike(a: Said, b: Said) -> float:
+    """How much two texts say of each other: the lower of the two."""
+    return min(says(a, b), says(b, a))
 
-    def __init__(self, texts: Iterable[str]) -> None:
-        self.sets: list[frozenset[str]] = []
-        self.by_token: dict[str, list[int]] = defaultdict(list)
+
+class Index:
+    """Known texts by word, so a query is compared only with texts that share a word with it."""
+
+    def __init__(self, texts: Iterable[str] = ()) -> None:
+        self.said: list[Said] = []
+        self._by_word: dict[str, list[int]] = defaultdict(list)
         for text in texts:
             self.add(text)
 
-    def add(self, text: str) -> None:
-        token_set = tokens(text)
-        self.sets.append(token_set)
-        for token in token_set:
-            self.by_token[token].append(len(self.sets) - 1)
+    def add(self, text: str) -> int:
+        found = Said.of(text)
+        self.said.append(found)
+        for word in found.words:
+            self._by_word[word[:4]].append(len(self.said) - 1)
+        return len(self.said) - 1
 
-    def best(self, text: str) -> tuple[float, int]:
-        """The highest overlap with any known text and its position (-1 when none)."""
-        query = tokens(text)
-        candidates = {i for token in query for i in self.by_token.get(token, ())}
-        scored = ((overlap(query, self.sets[i]), i) for i in candidates)
+    def _sharing(self, query: Said) -> set[int]:
+        return {i for word in query.words for i in self._by_word.get(word[:4], ())}
+
+    def covering(self, text: str) -> tuple[float, int]:
+        """The known text that says the most of `text`: (share, position), (0.0, -1) when none."""
+        query = Said.of(text)
+        if len(query.words) < MIN_WORDS:
+            return 0.0, -1
+        scored = ((says(query, self.said[i]), i) for i in self._sharing(query))
+        return max(scored, default=(0.0, -1))
+
+    def most_alike(self, text: str) -> tuple[float, int]:
+        """The known text most alike `text` both ways: (score, position)."""
+        query = Said.of(text)
+        scored = ((alike(query, self.said[i]), i) for i in self._sharing(query))
         return max(scored, default=(0.0, -1))

@@ -8,24 +8,30 @@ code that will apply it, and none may carry a secret.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
-from ..models import AuditReport, DiscoveryReport
+from ..models import AuditReport, Candidate, DiscoveryReport
 from ..plan import ACTION_ORDER, L0_WARNING, Plan, PlanError, Proposal
-from ..review import preview_diff
+from ..review import diff_of, proposed_files
 from ..runs import write_scope
 from ..secrets import has_secret, redact
 from ..team.audit import team_retirements
+from ..workspace import ChangeFailed
 from .additions import MAX_ADD, additions
+from .backlog import Backlog, learning_id
 from .budget import budget_drafts
+from .checks import check_proposal
 from .drafts import Draft
 from .gather import GatherResult, bare_reason
 from .groups import MAX_DECISIONS, group_proposals
 from .orient import Snapshot
 from .pressure import cluster_drafts
 from .retire import retirements
+from .titles import title_of
 
 
 @dataclass
@@ -33,6 +39,7 @@ class Synthesis:
     plan: Plan
     notes: list[str] = field(default_factory=list)
     recorded_queue_ids: list[str] = field(default_factory=list)
+    settled: list[str] = field(default_factory=list)  # backlog learnings now recorded or dropped for good
 
 
 def synthesize(
@@ -41,6 +48,7 @@ def synthesize(
     *,
     engine: str,
     max_add: int = MAX_ADD,
+    backlog: Backlog | None = None,
     max_decisions: int | None = MAX_DECISIONS,
 ) -> Synthesis:
     """The plan of one run; at most `max_decisions` review decisions (None: every proposal found)."""
@@ -49,7 +57,9 @@ def synthesize(
     retired, notes, claims = retirements(audit.findings, snapshot)
     team, team_notes = team_retirements(gathered.team_audit, snapshot)
     retired, notes = retired + team, notes + team_notes
-    added = additions(list(discovery.candidates), snapshot, claimed=claims.keys, max_add=max_add)
+    added = additions(
+        list(discovery.candidates), snapshot, claimed=claims.keys, max_add=max_add, backlog=backlog
+    )
     drafts = retired + [d for d in added.drafts if d.action == "EDIT"]
     adds = [d for d in added.drafts if d.action == "ADD"]
     clusters = cluster_drafts(snapshot, drafts + adds)
@@ -61,7 +71,31 @@ def synthesize(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]
     )  # ids ascend in apply order
     plan = build_plan(snapshot, gathered, engine, ordered, notes, max_decisions=max_decisions)
-    return Synthesis(plan, plan.notes, added.recorded_queue_ids)
+    plan.backlog = [waiting_item(candidate, reason) for candidate, reason in added.waiting]
+    plan.from_backlog = added.taken_up
+    return Synthesis(plan, plan.notes, added.recorded_queue_ids, added.settled)
+
+
+def _drop(plan: Plan, reason_of: Callable[[Proposal], str | None]) -> None:
+    """Leave out the proposals `reason_of` finds a reason against, with a note each; renumber the rest."""
+    reasons = {p.id: reason_of(p) for p in plan.proposals}
+    if not any(reasons.values()):
+        return
+    plan.notes += [redact(f"dropped ({reasons[p.id]}): {p.summary}") for p in plan.proposals if reasons[p.id]]
+    plan.proposals = [p for p in plan.proposals if not reasons[p.id]]
+    for number, proposal in enumerate(plan.proposals, start=1):
+        proposal.id = f"P{number}"
+
+
+def waiting_item(candidate: Candidate, reason: str) -> dict[str, Any]:
+    """A learning the plan leaves for the backlog, as the plan records it."""
+    return {
+        "learning_id": learning_id(candidate),
+        "reason": reason,
+        "title": title_of(candidate),
+        "principle": candidate.principle,
+        "learning": candidate.model_dump(mode="json", exclude_defaults=True),
+    }
 
 
 def build_plan(
@@ -80,7 +114,8 @@ def build_plan(
     proposals: list[Proposal] = []
     for draft in drafts:
         data = draft.as_dict(f"P{len(proposals) + 1}")
-        if has_secret(json.dumps(data["changes"], ensure_ascii=False)):
+        written = [{k: v for k, v in c.items() if k != "file"} for c in data["changes"]]  # content, not paths
+        if has_secret(json.dumps(written, ensure_ascii=False)):
             notes.append(f"dropped (would write a secret): {redact(draft.summary)}")
             continue
         if draft.layer == "L0":
@@ -109,12 +144,17 @@ def build_plan(
     )
     if max_decisions is not None:
         group_proposals(plan, max_decisions=max_decisions)
+    broken: dict[int, str | None] = {}
     for proposal in plan.proposals:
-        proposal.diff = preview_diff(plan, proposal, scope)
-    unchanged = [p for p in plan.proposals if not p.diff.strip()]
-    if unchanged:
-        plan.notes += [f"dropped (no change): {redact(p.summary)}" for p in unchanged]
-        plan.proposals = [p for p in plan.proposals if p.diff.strip()]
+        try:
+            files = proposed_files(plan, proposal, scope)
+        except ChangeFailed as exc:
+            proposal.diff = f"# cannot be applied as planned: {exc}\n"
+            continue
+        proposal.diff = diff_of(files)
+        broken[id(proposal)] = check_proposal(proposal, files)
+    _drop(plan, lambda p: None if p.diff.strip() else "no change")
+    _drop(plan, lambda p: broken.get(id(p)))  # by object: the first drop renumbers the ids
     group_proposals(plan, max_decisions=len(plan.proposals))  # groups and ids of what is left
     plan.usage = {agent: usage.model_dump() for agent, usage in gathered.usage().items()}
     plan.gather = {

@@ -1,7 +1,8 @@
 """A bounded, redacted excerpt of a project's recent sessions, for the discoverer's prompt.
 
 The newest main sessions since the last consolidation, one line per message: what the user typed,
-what the assistant said, the tool calls, failed tool results and rejections. When a session or the
+what the assistant said, the tool calls, failed tool results and rejections. What the user typed while
+a tool ran shares its record with the tool's result, and is kept like any other message. When a session or the
 whole excerpt is over its cap, tool calls go first, then assistant text, then errors; what the user
 typed is kept longest because corrections and decisions live there. Secrets are redacted.
 """
@@ -63,8 +64,8 @@ def _lines(records: list[Record], cap: int) -> list[tuple[int, str]]:
     for record in records:
         if record.sidechain or record.meta:
             continue
-        said = human_text(record)
-        if said:
+        said = human_text(record, beside_tools=True)
+        if said and not record.tool_results:
             lines.append((USER, f"user [{record.uuid}]: {_clip(said, cap)}"))
         elif record.type == "assistant" and record.text.strip():
             lines.append((ASSISTANT, f"assistant: {_clip(record.text, cap)}"))
@@ -77,6 +78,8 @@ def _lines(records: list[Record], cap: int) -> list[tuple[int, str]]:
                 lines.append((ERROR, f"user rejected the tool call: {_clip(reason, cap)}"))
             elif result.is_error:
                 lines.append((ERROR, f"tool error: {_clip(result.text, 300)}"))
+        if said and record.tool_results:  # typed while the tool ran: the same record as its result
+            lines.append((USER, f"user [{record.uuid}] (while the tool ran): {_clip(said, cap)}"))
     return lines
 
 

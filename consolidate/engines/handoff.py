@@ -8,7 +8,7 @@ those task files, saves their answers there, and runs `consolidate dream --engin
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,10 +28,12 @@ class Handoff:
     auditor_skipped: bool
     tasks: dict[str, str]
     reports: dict[str, str]
+    options: list[str] = field(default_factory=list)  # --claude-home / --memory-dir as given to snapshot
 
     def dream_command(self) -> str:
+        """The dream that reads the agents' reports, with the same config dir and memory dir."""
         parts = ["consolidate", "dream", str(self.project), "--engine", f"reports:{self.run_dir}"]
-        parts += ["--plan-out", str(self.run_dir / "plan.json")]
+        parts += [*self.options, "--plan-out", str(self.run_dir / "plan.json")]
         return shlex.join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -48,15 +50,21 @@ class Handoff:
 
 
 def write_handoff(
-    settings: Settings, since: datetime | None, queue_items: list[dict[str, Any]], run_dir: Path | None = None
+    settings: Settings,
+    since: datetime | None,
+    queue_items: list[dict[str, Any]],
+    run_dir: Path | None = None,
+    *,
+    given: dict[str, str | None] | None = None,
 ) -> Handoff:
-    """Render the agents' tasks into `run_dir` (default: a new folder under our state dir)."""
+    """Render the agents' tasks into `run_dir` (default: a new folder under our state dir). `given`
+    holds the `--claude-home` / `--memory-dir` snapshot was run with: the dream command repeats them."""
     from ..dream.orient import orient
     from .prompts import task_prompt
 
     started = datetime.now(UTC)
     snapshot = orient(settings, create=False)
-    folder = run_dir or settings.run_dir("agents") / started.strftime("%Y%m%dT%H%M%SZ")
+    folder = (run_dir or settings.run_dir("agents") / started.strftime("%Y%m%dT%H%M%SZ")).absolute()
     atomic_write(folder / STARTED_FILE, started.strftime("%Y-%m-%dT%H:%M:%SZ").encode())
     agents = [DISCOVERER] if snapshot.auditor_skipped else [AUDITOR, DISCOVERER]
     tasks: dict[str, str] = {}
@@ -67,4 +75,12 @@ def write_handoff(
         atomic_write(path, redact(task_prompt(task)).encode("utf-8", "replace"))
         tasks[agent], reports[agent] = str(path), str(folder / f"{agent}.json")
     layout = settings.layout
-    return Handoff(layout.project, layout.memory_dir, folder, snapshot.auditor_skipped, tasks, reports)
+    options = [
+        part
+        for flag, value in (given or {}).items()
+        if value
+        for part in (flag, str(Path(value).expanduser().absolute()))
+    ]
+    return Handoff(
+        layout.project, layout.memory_dir, folder, snapshot.auditor_skipped, tasks, reports, options
+    )

@@ -8,10 +8,14 @@ phase-1 snapshot with every part capped, and secrets redacted, before anything l
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
+
+from memory_layout import INDEX
+from memory_layout.pointers import strip_marker
 
 from ..secrets import redact
 from .base import AUDITOR, AgentTask
@@ -25,7 +29,6 @@ class PromptLimits:
     memory_total: int = 80_000
     claude_md: int = 12_000
     known_total: int = 24_000
-    per_known: int = 300
     git_log: int = 20
     targets: int = 200
     queue_items: int = 50
@@ -70,8 +73,8 @@ def _common(task: AgentTask) -> dict[str, Any]:
         "agent": task.agent,
         "project": str(layout.project),
         "git_root": str(layout.git_root or ""),
-        "memory_dir": str(layout.memory_dir),
-        "transcripts_dir": str(layout.transcripts_dir),
+        "memory_dir": str(layout.memory_dir.absolute()),
+        "transcripts_dir": str(layout.transcripts_dir.absolute()),
         "since": task.since.strftime("%Y-%m-%dT%H:%M:%SZ") if task.since else "",
         "schema": schema_text(task.agent),
     }
@@ -127,6 +130,7 @@ def memory_files(task: AgentTask, limits: PromptLimits) -> list[dict[str, Any]]:
 def discoverer_context(task: AgentTask, limits: PromptLimits) -> dict[str, Any]:
     settings = task.snapshot.settings
     return {
+        "claude_md": claude_md_context(task, limits),
         "known": known_summary(task, limits),
         "sessions": recent_sessions(settings.layout.transcripts_dir, task.since, limits.sessions),
         "queue_items": [
@@ -136,15 +140,41 @@ def discoverer_context(task: AgentTask, limits: PromptLimits) -> dict[str, Any]:
     }
 
 
+def claude_md_context(task: AgentTask, limits: PromptLimits) -> list[dict[str, Any]]:
+    """Both CLAUDE.md files and what they import, whole up to a cap each, for deduplication."""
+    from ..dream.remembered import claude_md_files
+
+    files = []
+    for layer, path, text in claude_md_files(task.snapshot):
+        capped = _capped(text, limits.claude_md)
+        fence = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", capped["text"])), default=0))
+        files.append({"layer": layer, "path": str(path.absolute()), "fence": fence, **capped})
+    return files
+
+
 def known_summary(task: AgentTask, limits: PromptLimits) -> list[str]:
-    """What is already remembered, one capped line each, for deduplication."""
+    """Every remembered index entry whole, with the path and description of the topic file it points at
+    (the agent can Read it), and the topic files no entry links to; CLAUDE.md is shown on its own."""
+    from ..dream.remembered import remembered, topic_description
+
+    memory = task.snapshot.memory_dir.absolute()
     lines: list[str] = []
+    entries = [e for e in remembered(task.snapshot) if e.layer not in ("L0", "L1")]
     budget = limits.known_total
-    for entry in task.snapshot.known:
-        line = f"[{entry.layer}] {entry.file}: {_clip(entry.text, limits.per_known)}"
+    for entry in entries:
+        where = f"{entry.file} § {entry.section}" if entry.section else entry.file
+        said = (
+            "(a topic file no index entry links to)"
+            if entry.layer == "L3"
+            else strip_marker(" ".join(entry.text.split()))
+        )
+        line = f"[{entry.layer}] {where}: {redact(said)}"
+        for topic in entry.topics or ((entry.file,) if entry.layer == "L3" else ()):
+            about = " ".join(topic_description(task.snapshot, topic).split()) or "no description"
+            line += f"\n  topic file {memory / topic} — {redact(about)}"
         budget -= len(line) + 1
         if budget < 0:
-            lines.append(f"… {len(task.snapshot.known) - len(lines)} more entries (read the memory dir)")
+            lines.append(f"… {len(entries) - len(lines)} more entries (read {INDEX} in the memory dir)")
             break
         lines.append(line)
     return lines

@@ -1,8 +1,9 @@
 """The JSON schemas the LLM agents must answer in, generated from the report models.
 
-`usage` is ours to fill, so it is left out. The schemas are shaped for structured output on the API:
-every object closes with `additionalProperties: false`, and the keywords structured output does not
-enforce (length and range bounds, defaults, titles) are dropped — the report models still validate them.
+`usage` is ours to fill, so it is left out, and so is a candidate's `layer` (the older reports' form of
+`layers`). The schemas are shaped for structured output on the API: every object closes with
+`additionalProperties: false`, and the keywords structured output does not enforce (length and range
+bounds, defaults, titles) are dropped — the report models still validate them.
 """
 
 from __future__ import annotations
@@ -34,6 +35,8 @@ def _schema(agent: AgentName) -> str:
     schema = model.model_json_schema()
     schema["properties"].pop("usage", None)
     schema.get("$defs", {}).pop("Usage", None)
+    # `layer` is kept for reports written before `layers`; agents answer with `layers` alone.
+    schema.get("$defs", {}).get("Candidate", {}).get("properties", {}).pop("layer", None)
     return json.dumps(_strict(schema), sort_keys=True)
 
 

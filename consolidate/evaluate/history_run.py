@@ -19,7 +19,7 @@ from typing import Any
 from memory_layout import project_key
 
 from ..discover.candidates import pointer_line
-from ..dream.drafts import plain
+from ..dream.additions import normalize
 from ..dream.gather import gather
 from ..dream.orient import orient
 from ..dream.synthesize import synthesize
@@ -157,7 +157,13 @@ def run_window(
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=window.start or EPOCH))
     plan = synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan
     candidates = list(gathered.discovery.candidates) if gathered.discovery else []
-    return candidates, [p.summary for p in plan.proposals if p.action == "ADD"]
+    learned = [(p.model_extra or {}).get("learning") or {} for p in plan.proposals]
+    adds = [
+        " ".join(str(learning.get("principle", "")).split())
+        for p, learning in zip(plan.proposals, learned, strict=True)
+        if learning and p.skipped is None  # an ADD, or an EDIT that writes the learning into an entry
+    ]
+    return candidates, adds  # the principles of the learnings the plan writes
 
 
 def talk_anchors(folder: Path, times: dict[Moment, datetime] | None = None) -> dict[tuple[str, str], str]:
@@ -200,7 +206,8 @@ def run_history(
         candidates, add_summaries = run_window(window, labels, corpus, workdir / f"w{number:02d}", applied)
         for candidate in candidates:
             result.candidates.append((window, candidate))
-            if plain(candidate.principle, 90) in add_summaries:
+            wordings = {" ".join(c.principle.split()) for c in (candidate, normalize(candidate))}
+            if wordings & set(add_summaries):
                 add = _add(window, candidate, labels, anchors)
                 wording = " ".join(candidate.principle.lower().split())
                 add.repeat = wording in said

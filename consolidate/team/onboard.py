@@ -155,7 +155,7 @@ def seed(
             out.write("nothing to seed: your memory already has what the team shared\n")
             return None
         review = DreamOptions(yes=options.yes, only=options.only, dry_run=options.dry_run)
-        ids, _, _ = review_plan(plan, review, out=out, stdin=stdin, ask=None, l0=set())
+        ids = review_plan(plan, review, out=out, stdin=stdin, ask=None, l0=set()).ids
         if not ids:
             return None
         report = apply_plan(plan, write_scope(settings), only=ids, journal_dir=journal_dir(settings))

@@ -11,7 +11,7 @@ from memory_layout.pointers import retarget_links
 
 from ..dream.drafts import Draft, plain
 from ..dream.orient import Snapshot
-from ..dream.similarity import TextIndex
+from ..dream.similarity import Index
 from .layer import LAYER, provenance_of, team_units, unit_text
 
 DUPLICATE = 0.75
@@ -23,7 +23,7 @@ def seed_drafts(snapshot: Snapshot, stale: set[tuple[str, int]]) -> tuple[list[D
     team = snapshot.team
     if team is None:
         return [], ["no team memory to seed from"]
-    mine = TextIndex(k.text for k in snapshot.known if k.layer != LAYER)
+    mine = Index(k.text for k in snapshot.known if k.layer != LAYER)
     have = _provenances(snapshot.tree)
     names = set(snapshot.tree.files)
     drafts, notes = [], []
@@ -39,7 +39,7 @@ def seed_drafts(snapshot: Snapshot, stale: set[tuple[str, int]]) -> tuple[list[D
         if any(_identity(m) in have for m in marks if m):
             notes.append(f"already in your memory: {summary}")
             continue
-        score, _ = mine.best(unit_text(team, unit))
+        score, _ = mine.covering(unit_text(team, unit))
         if score >= DUPLICATE:
             notes.append(f"already in your memory (in other words): {summary}")
             continue

@@ -18,7 +18,7 @@ from memory_layout import INDEX, MemoryTree, main_checkout
 
 from ..dream.drafts import Draft, plain
 from ..dream.orient import Snapshot
-from ..dream.similarity import TextIndex
+from ..dream.similarity import Index
 from .copies import (
     MemoryUnit,
     content_digest,
@@ -69,7 +69,7 @@ class _Team:
     tree: MemoryTree | None
     own: dict[str, str] = field(default_factory=dict)  # source in my memory → team topic, what I shared
     names: set[str] = field(default_factory=set)  # taken team file names (planned ones included)
-    alike: TextIndex = field(default_factory=lambda: TextIndex([]))
+    alike: Index = field(default_factory=lambda: Index([]))
     texts: list[str] = field(default_factory=list)
 
 
@@ -150,7 +150,7 @@ class _Planner:
             return None
         own = self.team.own.get(unit.key)
         if own is None and self.team.tree is not None:
-            score, position = self.team.alike.best(text)
+            score, position = self.team.alike.covering(text)
             if score >= DUPLICATE:
                 self.notes.append(
                     f"already shared: {unit.summary} (the team has “{self.team.texts[position]}”)"

@@ -107,7 +107,7 @@ def run_share(
             shown.write("nothing to share: the team memory already has what your memory can share\n")
             return None
         review = DreamOptions(yes=options.yes, only=options.only, dry_run=options.dry_run, json=options.json)
-        ids, _, _ = review_plan(plan, review, out=shown, stdin=stdin, ask=ask, l0=set())
+        ids = review_plan(plan, review, out=shown, stdin=stdin, ask=ask, l0=set()).ids
         if ids is None:
             return None
         ids = with_setup(plan, ids, shown)

@@ -53,7 +53,7 @@ class Marker:
 
 
 def find_markers(text: str) -> list[Marker]:
-    """Every marker in the text, in order; a visible line that repeats a comment's payload is kept once."""
+    """Every marker in the text, in order; a visible line and a learning comment are one marker."""
     if "<!--" not in text and "📝" not in text and "#lesson" not in text and "#Lesson" not in text:
         return []
     prose = _mask_code(text)
@@ -73,8 +73,7 @@ def find_markers(text: str) -> list[Marker]:
         payload = _clean(body)
         if not _PLACEHOLDER.match(payload):
             found.append((match.start(), Marker("learning", payload, "lesson", fields)))
-    ordered = [marker for _, marker in sorted(found, key=lambda pair: pair[0])]
-    return _drop_echoes(ordered)
+    return [marker for _, marker in _one_per_learning(sorted(found, key=lambda pair: pair[0]))]
 
 
 def _mask_code(text: str) -> str:
@@ -103,20 +102,19 @@ def _lesson_fields(body: str) -> tuple[tuple[str, str], ...]:
     return tuple(pairs)
 
 
-def _drop_echoes(markers: list[Marker]) -> list[Marker]:
-    comments = [m for m in markers if m.form == "comment"]
-    return [
-        m for m in markers if m.form != "visible" or not any(_echoes(m.payload, c.payload) for c in comments)
-    ]
-
-
-def _echoes(visible: str, comment: str) -> bool:
-    a, b = _words(visible), _words(comment)
-    return bool(a) and len(a & b) >= 0.6 * min(len(a), len(b))
-
-
-def _words(text: str) -> set[str]:
-    return set(re.findall(r"\w+", text.lower()))
+def _one_per_learning(found: list[tuple[int, Marker]]) -> list[tuple[int, Marker]]:
+    """A visible `📝 Learned:` line and a hidden learning comment of the same message are one learning,
+    however each is worded: each learning comment takes the nearest visible line not yet taken (the
+    comment, which carries the why, speaks for both). Visible lines left over are learnings of their own."""
+    visible = [i for i, (_, m) in enumerate(found) if m.form == "visible"]
+    dropped: set[int] = set()
+    for position, marker in found:
+        if marker.form != "comment" or marker.channel != "learning":
+            continue
+        free = [v for v in visible if v not in dropped]
+        if free:
+            dropped.add(min(free, key=lambda v: (abs(found[v][0] - position), v)))
+    return [pair for i, pair in enumerate(found) if i not in dropped]
 
 
 def without_markers(text: str) -> str:

@@ -209,15 +209,17 @@ def _result_text(content: Any) -> str:
     return ""
 
 
-def human_text(record: Record) -> str:
+def human_text(record: Record, *, beside_tools: bool = False) -> str:
     """What the user typed in this record, or "" when it is machine-written.
 
     Tool results, meta prompts, compaction summaries, slash-command echoes, hook output, system
-    reminders, task notifications and interrupt notes are never the user's own words.
+    reminders, task notifications and interrupt notes are never the user's own words. A text block in
+    the same record as a tool result is what the user typed while the tool ran (or with a rejection):
+    `beside_tools` keeps it.
     """
     if record.type != "user" or record.meta or record.compact_summary or record.sidechain:
         return ""
-    if record.tool_results or record.origin not in ("", "human"):
+    if (record.tool_results and not beside_tools) or record.origin not in ("", "human"):
         return ""
     text = record.text.strip()
     if not text or text.startswith(MACHINE_PREFIXES):

@@ -24,7 +24,6 @@ def test_declared_channels_are_queued_undeclared_dropped_typos_reported() -> Non
     )
     found = sort(text)
     assert [(i.channel, i.payload, i.source["form"]) for i in found.items] == [
-        ("learning", "pool the redis clients.", "visible"),
         ("learning", "Redis pool exhausted under load: one shared pool fixed it.", "comment"),
         ("profile-fact", "entity: alex\ntype: person", "comment"),
     ]

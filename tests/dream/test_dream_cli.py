@@ -90,7 +90,10 @@ def test_dry_run_with_plan_out_is_refused(example, tmp_path, capsys) -> None:  #
 def test_memory_md_is_created_only_when_a_proposal_is_applied(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
     (example.memory_dir / "MEMORY.md").unlink()
     options = DreamOptions(engine=script(tmp_path))
-    result = run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "r")
+    answers = iter(["s", ""])  # none selected: the learnings wait in the backlog
+    result = run_dream(
+        settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: next(answers)
+    )
     assert result.plan.proposals and not (example.memory_dir / "MEMORY.md").exists()
     run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "a")
     assert (example.memory_dir / "MEMORY.md").read_text().startswith("# Project Memory\n")
@@ -180,11 +183,17 @@ def test_plan_out_never_overwrites_memory(example, tmp_path, capsys) -> None:  #
     assert snapshot_bytes(example.memory_dir) == before
 
 
-def test_a_skipped_l0_learning_is_proposed_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_a_skipped_l0_learning_waits_in_the_backlog_and_is_proposed_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = dream(capsys, example, "--engine", script(tmp_path, discovery=L0), "--yes")
     assert code == 0 and "skipped: changes ~/.claude/CLAUDE.md" in out
-    assert "not marked as consolidated" in out
-    assert not (example.memory_dir / ".last-consolidation").exists()
+    assert "1 learning(s) wait in the backlog" in out
+    assert (example.memory_dir / ".last-consolidation").exists()  # the sessions are done; the learning waits
+    assert not (example.claude_home / "CLAUDE.md").exists()
+    code, out, _ = dream(
+        capsys, example, "--engine", script(tmp_path, audit=CLEAN, discovery={"candidates": []}), "--dry-run"
+    )
+    assert code == 0 and "answer in English even when asked in Russian" in out
+    assert "[ADD] Learning: answer in English" in out
 
 
 def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -102,3 +102,14 @@ def test_the_group_block_keeps_plan_text_inert() -> None:
     group_proposals(plan)
     block = render_group(plan.groups[0], plan.proposals, "```\n-x\n")
     assert "\n### [ADD] fake" not in block and "````diff" in block
+
+
+def test_learnings_that_update_entries_are_named_as_such_and_a_set_aside_one_stays_alone() -> None:
+    updates = [proposal(n, "EDIT", "UPDATE", "", sources=["discoverer"]) for n in (1, 2)]
+    aside = proposal(3, "EDIT", "UPDATE", "", sources=["discoverer"], skipped={"reason": "recorded"})
+    plan = plan_of([*updates, aside])
+    group_proposals(plan)
+    assert [(g.summary, g.items) for g in plan.groups] == [
+        ("2 learnings added to the entries they update", ["P1", "P2"])
+    ]
+    assert plan.proposals[2].group is None and [p.id for p in plan.select(None)] == ["P1", "P2"]

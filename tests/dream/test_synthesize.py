@@ -164,17 +164,27 @@ def test_add_cap_dedupe_and_updates(settings) -> None:  # type: ignore[no-untype
         impact=0.9,
     )
     synthesis = plan_for(settings, [], [*fresh, duplicate, update], max_add=3)
-    adds = [p for p in synthesis.plan.proposals if p.action == "ADD"]
+    adds = [p for p in synthesis.plan.proposals if p.action == "ADD" and p.skipped is None]
     assert [p.summary for p in adds] == [
         "check the sentry sampling settings in sentry.conf first",
         "check the grafana panels settings in grafana.conf first",
         "check the terraform state settings in terraform.conf first",
     ]
-    assert any(n.startswith("already recorded") for n in synthesis.notes)
-    assert sum(n.startswith("left for a later run") for n in synthesis.notes) == 6
+    [recorded] = [p for p in synthesis.plan.proposals if p.skipped is not None]
+    assert recorded.summary.startswith("use make test") and recorded.skipped["matched"]["entry"] in (
+        TESTS_A,
+        TESTS_B,
+    )
+    assert sum(n.startswith("waits in the backlog (ADD cap 3)") for n in synthesis.notes) == 6
+    assert len(synthesis.plan.backlog) == 6  # nothing past the cap is lost
     edit = next(p for p in synthesis.plan.proposals if p.action == "EDIT")
-    assert edit.changes[0].model_dump()["old"] == SETTINGS_ENTRY
-    assert edit.changes[0].model_dump()["new"].endswith("→ [detail](project_settings.md)")
+    pointer = next(c for c in edit.changes if c.op == "replace_entry").model_dump()
+    assert pointer["old"] == SETTINGS_ENTRY and pointer["new"].endswith("→ [detail](project_settings.md)")
+    topic = next(c for c in edit.changes if c.op == "write_file").model_dump()
+    assert (
+        topic["file"] == "project_settings.md"
+        and "edit `src/acme/config.py` for settings now" in topic["content"]
+    )
 
 
 def test_l0_warning_and_secret_gate(settings) -> None:  # type: ignore[no-untyped-def]

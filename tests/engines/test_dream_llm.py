@@ -51,7 +51,7 @@ def _plant_injection(example, transcript) -> None:  # type: ignore[no-untyped-de
 
 
 def _obedient_candidate() -> dict:  # type: ignore[type-arg]
-    return {"candidates": [{"kind": "preference", "principle": EVIL, "layer": "L0", "confidence": 1.0, "impact": 1.0}]}  # fmt: skip
+    return {"candidates": [{"kind": "preference", "principle": EVIL, "layers": ["L0"], "confidence": 1.0, "impact": 1.0}]}  # fmt: skip
 
 
 def _assert_nothing_written_and_l0_gated(example, out: str, plan_file: Path, isolated_env: Path) -> None:  # type: ignore[no-untyped-def]

@@ -30,7 +30,9 @@ def test_auditor_prompt_holds_memory_claude_md_git_log_and_targets(snapshot) -> 
 def test_discoverer_prompt_holds_known_entries_sessions_and_queue(snapshot) -> None:  # type: ignore[no-untyped-def]
     task = AgentTask(DISCOVERER, snapshot, queue_items=[{"id": "q1", "payload": "use uv"}])
     prompt = task_prompt(task)
-    assert "[L1] " in prompt and "[L2] MEMORY.md: - **When running tests:**" in prompt
+    assert "### L1 " in prompt and "run `make test` before pushing." in prompt  # CLAUDE.md, whole
+    assert "[L2] MEMORY.md § Feedback: **When running tests:**" in prompt
+    assert f"topic file {snapshot.memory_dir / 'feedback_testing.md'} — how to run the tests" in prompt
     assert "user [" in prompt and "always add dependencies with `uv add`" in prompt
     assert "tool error: E fixture 'db' not found" in prompt
     assert '{"id": "q1", "payload": "use uv"}' in prompt

@@ -38,8 +38,8 @@ def test_snapshot_then_reports_make_a_plan(example, capsys, tmp_path) -> None:  
     Path(handoff["reports"]["signal-discoverer"]).write_text(json.dumps({"candidates": [{"kind": "decision", "principle": "keep the public API synchronous", "trigger": "adding an endpoint", "confidence": 0.9, "impact": 0.8}]}))  # fmt: skip
 
     argv = shlex.split(handoff["dream"])
-    assert argv[:2] == ["consolidate", "dream"]
-    code, out, err = _run(capsys, *argv[1:], "--claude-home", home)
+    assert argv[:2] == ["consolidate", "dream"] and argv[argv.index("--claude-home") + 1] == home
+    code, out, err = _run(capsys, *argv[1:])  # the printed command runs as printed
     assert code == 0, err
     plan = json.loads(Path(handoff["plan"]).read_text())
     assert plan["engine"] == "reports"

@@ -48,10 +48,26 @@ def test_every_kind_is_redacted_in_its_sentence(index: int, seed: int) -> None:
         "password: must be at least twelve characters",
         "ssh://git@github.com/org/repo.git is the remote",
         "docker run -u 1000:1000 app",
+        "the dream ran in /tmp/tmp6ag64yx8/w/project/CLAUDE.md",
+        "TMPDIR is /var/folders/3l/7jv0xhxs4sq0dsk4wbkj0c9w0000gn/T/tmpq8x2k1m9/acme-api",
+        '{"op": "redact_secrets", "file": "/home/dev/run 1/tmp6ag64yx8/acme-api/CLAUDE.md"}',
     ],
 )
 def test_ordinary_text_is_left_alone(text: str) -> None:
     assert find_secrets(text) == [], redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the webhook posts to /api/v1/Zk3Lp9Qx7Wv2Rt5Mn8Bc4Df6Gh1 on the host",
+        "export it as wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY before terraform apply",
+    ],
+)
+def test_a_token_is_found_inside_a_path_and_with_slashes(text: str) -> None:
+    """Temporary directories are not tokens, but a token stored as a part of a path still is, and a
+    base64 token with slashes is not a path."""
+    assert has_secret(text), text
 
 
 @pytest.mark.parametrize(

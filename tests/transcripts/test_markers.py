@@ -39,6 +39,19 @@ def test_visible_line_that_repeats_its_comment_is_kept_once() -> None:
     assert [m.form for m in markers] == ["comment"]
 
 
+def test_a_visible_line_and_a_comment_are_one_learning_whatever_their_wording() -> None:
+    text = (
+        "Done.\n📝 Learned: use the wrapper for tests\n"
+        "<!-- learning: `acme test` sets the fixture env, so plain `cargo test` fails; run the wrapper -->\n"
+        "Also:\n📝 Learned: staging is read-only on Fridays\n"
+    )
+    markers = find_markers(text)
+    assert [(m.form, m.payload[:12]) for m in markers] == [
+        ("comment", "`acme test` "),
+        ("visible", "staging is r"),
+    ]
+
+
 def test_lesson_block_with_fields() -> None:
     text = "#lesson\ntool: Bash\ntrigger: running alembic\nlesson: Run it through `make migrate`\n#/lesson"
     (marker,) = find_markers(text)
