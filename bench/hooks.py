@@ -13,6 +13,10 @@ With the corpus present it also times a cold `consolidate tick` over a real proj
     python bench/hooks.py              # 40 runs per hook
     python bench/hooks.py --runs 100
     python bench/hooks.py --no-bytecode   # as with PYTHONDONTWRITEBYTECODE=1: sources compiled every run
+    python bench/hooks.py --runs 20 --repeats 3 --launcher-only   # the README's min / median / max
+
+PreToolUse is timed twice: a call no lesson matches (most calls; answered from the lesson manifest)
+and a call a lesson matches (the full hook).
 """
 
 from __future__ import annotations
@@ -86,13 +90,24 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
         "UserPromptSubmit": json.dumps(
             {**base, "hook_event_name": "UserPromptSubmit", "prompt": "no, do it this way"}
         ),
+        # most tool calls match no lesson: answered from the lesson manifest
         "PreToolUse": json.dumps(
             {
                 **base,
                 "hook_event_name": "PreToolUse",
                 "tool_name": "Bash",
-                "tool_input": {"command": "make step7"},
+                "tool_input": {"command": "git status"},
                 "tool_use_id": "toolu_1",
+            }
+        ),  # fmt: skip
+        # a call a lesson matches: the full hook (injected once per context, then only checked)
+        "PreToolUse+lesson": json.dumps(
+            {
+                **base,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "make step7"},
+                "tool_use_id": "toolu_2",
             }
         ),  # fmt: skip
         "Stop": json.dumps({**base, "hook_event_name": "Stop", "stop_hook_active": False}),
@@ -140,11 +155,25 @@ def main() -> None:
         "--no-bytecode", action="store_true", help="keep PYTHONDONTWRITEBYTECODE (compile every run)"
     )
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
+    parser.add_argument("--repeats", type=int, default=1, help="whole measurements; >1 prints min/median/max")
+    parser.add_argument("--launcher-only", action="store_true", help="time only the shell launcher")
     args = parser.parse_args()
     base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
     try:
         env, project, session, transcript = setup(base)
-        measure(args.runs, env, project, session, transcript)
+        ratios: dict[str, list[float]] = {}
+        for _ in range(args.repeats):
+            for name, ratio in measure(
+                args.runs, env, project, session, transcript, args.launcher_only
+            ).items():
+                ratios.setdefault(name, []).append(ratio)
+        if args.repeats > 1:
+            print(f"\np95 through the shell launcher ÷ p95 of venv python -I -S -c pass, {args.repeats} repeats of "
+                  f"{args.runs} rounds (min / median / max):")  # fmt: skip
+            for name, values in ratios.items():
+                print(
+                    f"  {name:18} {min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
+                )
         log = base / "state" / "hooks.log"
         print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
         corpus_tick(env, base, args.corpus)
@@ -152,7 +181,14 @@ def main() -> None:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def measure(runs: int, env: dict[str, str], project: Path, session: Session, transcript: Path) -> None:
+def measure(
+    runs: int,
+    env: dict[str, str],
+    project: Path,
+    session: Session,
+    transcript: Path,
+    launcher_only: bool = False,
+) -> dict[str, float]:
     """Round-robin: each round runs every baseline and every hook once, so load hits all alike."""
     venv_python = str(ROOT / ".venv" / "bin" / "python")
     script = str(ROOT / "consolidate" / "hooks" / "consolidate-hook.sh")
@@ -161,13 +197,16 @@ def measure(runs: int, env: dict[str, str], project: Path, session: Session, tra
         "console script": lambda e: [str(ROOT / ".venv" / "bin" / "consolidate"), "hook", e],
         "python -m": lambda e: [venv_python, "-m", "consolidate", "hook", e],
     }
+    if launcher_only:
+        launchers = {"sh launcher": launchers["sh launcher"]}
     baselines = {  # the issue's yardstick: an interpreter that starts and does nothing, without site
         "python3 -I -S -c pass": [shutil.which("python3") or "python3", "-I", "-S", "-c", "pass"],
         "venv python -I -S -c pass": [venv_python, "-I", "-S", "-c", "pass"],
     }
     jobs = [(name, command, "") for name, command in baselines.items()]
     for event, data in payloads(project, transcript).items():
-        jobs += [(f"{event}|{launcher}", command(event), data) for launcher, command in launchers.items()]
+        name = event.split("+")[0]
+        jobs += [(f"{event}|{launcher}", command(name), data) for launcher, command in launchers.items()]
     for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
         subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
     times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}
@@ -176,7 +215,13 @@ def measure(runs: int, env: dict[str, str], project: Path, session: Session, tra
             if name.startswith(("UserPromptSubmit", "Stop")):
                 grow(session, transcript)
             times[name].append(run_once(command, data, env))
-    report(runs, times, list(baselines))
+    stats = report(runs, times, list(baselines))
+    venv_p95 = stats["venv python -I -S -c pass"][1]
+    return {
+        name.split("|")[0]: p95 / venv_p95
+        for name, (_, p95) in stats.items()
+        if name.endswith("|sh launcher")
+    }
 
 
 def grow(session: Session, transcript: Path) -> None:
@@ -186,7 +231,9 @@ def grow(session: Session, transcript: Path) -> None:
     append_session(transcript, session, start)
 
 
-def report(runs: int, times: dict[str, list[float]], baseline_names: list[str]) -> None:
+def report(
+    runs: int, times: dict[str, list[float]], baseline_names: list[str]
+) -> dict[str, tuple[float, float]]:
     cached = "off (compiled every run)" if BYTECODE_OFF else "cached"
     print(f"{runs} rounds; times in ms; bytecode {cached}")
     stats = {name: p50_p95(values) for name, values in times.items()}
@@ -199,6 +246,7 @@ def report(runs: int, times: dict[str, list[float]], baseline_names: list[str]) 
             f"{label:18} {launcher:22} {p50 * 1000:8.1f} {p95 * 1000:8.1f}   {p50 / venv[0]:7.2f}× {p95 / venv[1]:8.2f}×"
             f"   {p50 / python3[0]:7.2f}× {p95 / python3[1]:8.2f}×"
         )
+    return stats
 
 
 if __name__ == "__main__":

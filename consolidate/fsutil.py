@@ -39,9 +39,7 @@ def atomic_write(path: Path, data: bytes) -> None:
         path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-    import tempfile  # here, not at the top: it pulls shutil, random and the compressors into every hook
-
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, temp = _make_temp(path)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -55,6 +53,20 @@ def atomic_write(path: Path, data: bytes) -> None:
         Path(temp).unlink(missing_ok=True)
         raise
     fsync_dir(path.parent)
+
+
+def _make_temp(path: Path) -> tuple[int, str]:
+    """`tempfile.mkstemp` as atomic_write uses it (`.<name>.<8 chars>.tmp`, mode 0600), without
+    importing `tempfile`: it pulls shutil, random and the compressors into every hook."""
+    for _ in range(100):
+        temp = str(path.parent / f".{path.name}.{os.urandom(4).hex()}.tmp")
+        try:
+            return os.open(
+                temp, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o600
+            ), temp
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name beside {path}")
 
 
 def parse_json_object(text: str | None) -> dict[str, Any]:

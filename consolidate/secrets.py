@@ -12,8 +12,6 @@ token, so most text costs a few substring searches. Standard library only: the h
 
 from __future__ import annotations
 
-import base64
-import binascii
 import math
 import re
 from collections import Counter
@@ -228,6 +226,9 @@ def _check_basic(value: str, match: re.Match[str]) -> int:
     before = match.string[max(0, match.start() - 24) : match.start()].lower()
     if "authorization" in before:
         return len(value)
+    import base64  # here: a `Basic` credential is rare, and every hook that writes redacts
+    import binascii
+
     try:
         decoded = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
     except (binascii.Error, ValueError):

@@ -6,7 +6,6 @@ without importing the Markdown and YAML parsers the rest of the package needs.
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
 
 _EXPORTS = {
@@ -57,6 +56,8 @@ def __getattr__(name: str) -> Any:
     module = _MODULE_OF.get(name)
     if module is None:
         raise AttributeError(f"module 'memory_layout' has no attribute {name!r}")
+    import importlib  # here: `memory_layout.paths` alone, as the hooks use it, needs no importlib
+
     value = getattr(importlib.import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

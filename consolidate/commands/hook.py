@@ -14,11 +14,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import os
-    import sys
 
-    from ..hooks.entry import run_hook
+    from ..hooks.launch import answer, state_dir
 
     env = dict(os.environ)
     if args.claude_home:
         env["CLAUDE_CONFIG_DIR"] = args.claude_home
-    return run_hook(args.event, sys.stdin, sys.stdout, env)
+    if env.get("CONSOLIDATE_CHILD") == "1":
+        return 0
+    return answer(args.event, env, state_dir(env))

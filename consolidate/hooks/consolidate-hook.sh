@@ -40,12 +40,12 @@ if sys.version_info < (3, 11): sys.exit(86)
 if sys.path and sys.path[0] in ("", "."): del sys.path[0]
 if sys.argv[2]: sys.path.insert(0, sys.argv[2])
 try:
-    from consolidate.hooks.entry import bootstrap_main
+    from consolidate.hooks.launch import bootstrap_main
 except Exception:
     try:
         import site
         site.main()
-        from consolidate.hooks.entry import bootstrap_main
+        from consolidate.hooks.launch import bootstrap_main
     except Exception:
         sys.exit(87)
 sys.exit(bootstrap_main(sys.argv[1], via=sys.argv[3]))'

@@ -55,8 +55,6 @@ def once_per_session(state_dir: Path, session_id: str, name: str) -> bool:
 
 def prune_sessions(state_dir: Path, keep_days: float = KEEP_DAYS, now: float | None = None) -> int:
     """Drop the marks of sessions untouched for `keep_days`; returns how many went."""
-    import shutil
-
     root = state_dir / SESSIONS_DIR
     cutoff = (now or time.time()) - keep_days * 86400
     removed = 0
@@ -67,6 +65,8 @@ def prune_sessions(state_dir: Path, keep_days: float = KEEP_DAYS, now: float | N
     for child in children:
         try:
             if child.stat().st_mtime < cutoff:
+                import shutil  # here: most session starts remove nothing
+
                 shutil.rmtree(child, ignore_errors=True)
                 removed += 1
         except OSError:

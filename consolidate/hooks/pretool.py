@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from ..learnings import manifest
 from ..learnings.episodes import Episode
 from ..learnings.guards import is_active_guard
 from ..learnings.lessons import ToolCall, live_lessons, matches, render_lesson, select_lessons
+from ..learnings.store import store_path
 from .context import HookContext
 from .dedup import SessionMarks
 from .output import additional_context, deny
@@ -17,6 +19,8 @@ def matching_lessons(ctx: HookContext) -> list[Episode]:
     if not call.tool:
         return []
     project = str(ctx.project)
+    for store in (store_path(ctx.state_dir, ctx.project), store_path(ctx.state_dir, None)):
+        manifest.refresh(store)  # the next call that matches nothing is answered from it
     return [
         e for _, e in live_lessons(ctx.state_dir, ctx.project, ctx.now) if matches(e.trigger, call, project)
     ]

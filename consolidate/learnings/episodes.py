@@ -38,6 +38,11 @@ class Trigger:
     def is_empty(self) -> bool:
         return not (self.tool or self.command or self.path)
 
+    @property
+    def fields(self) -> tuple[str, str, str, str]:
+        """What a call must match, as the lesson manifest keeps it: (tool, command, path, project)."""
+        return (self.tool, self.command, self.path, self.project)
+
     def problem(self) -> str | None:
         """Why this trigger cannot work (a regex that does not compile, a guard that would deny
         everything), or None."""

@@ -10,19 +10,27 @@ call's cwd lies inside it). An empty trigger never matches a tool call.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .episodes import Episode, Trigger
 from .scoring import ranked
 from .store import EpisodeStore, store_path
+from .triggermatch import fields_match, glob_regex
 
 PATH_KEYS = ("file_path", "path", "notebook_path")
+__all__ = [
+    "PATH_KEYS",
+    "ToolCall",
+    "glob_regex",
+    "live_lessons",
+    "matches",
+    "render_lesson",
+    "select_lessons",
+]
 
 
 @dataclass(frozen=True)
@@ -60,61 +68,7 @@ def live_lessons(
 def matches(trigger: Trigger | None, call: ToolCall, project_root: str) -> bool:
     if trigger is None or trigger.is_empty or trigger.problem():
         return False
-    if trigger.tool and not re.fullmatch(trigger.tool, call.tool):
-        return False
-    if trigger.command and not (call.command and re.search(trigger.command, call.command)):
-        return False
-    if trigger.path and not any(path_matches(trigger.path, p, call.cwd, project_root) for p in call.paths):
-        return False
-    return not trigger.project or _inside(call.cwd or project_root, trigger.project)
-
-
-def path_matches(pattern: str, path: str, cwd: str, project_root: str) -> bool:
-    regex = glob_regex(pattern)
-    absolute = os.path.normpath(os.path.join(cwd or project_root, path))
-    candidates = {path, absolute}
-    for base in (project_root, cwd):
-        if base and _inside(absolute, base):
-            candidates.add(os.path.relpath(absolute, base))
-    if "/" not in pattern:
-        candidates.add(os.path.basename(absolute))
-    return any(regex.fullmatch(candidate) for candidate in candidates)
-
-
-@lru_cache(maxsize=256)
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """`**` crosses directories, `*` and `?` stay within one, `[...]` is a character class;
-    a trailing `/**` also matches the directory itself (a search rooted there)."""
-    out, i = [], 0
-    while i < len(pattern):
-        if pattern.endswith("/**") and i == len(pattern) - 3:
-            out.append("(?:/.*)?")
-            i += 3
-        elif pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 1 :]:
-            end = pattern.index("]", i + 1)
-            out.append("[" + pattern[i + 1 : end].replace("!", "^", 1) + "]")
-            i = end + 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out))
-
-
-def _inside(path: str, directory: str) -> bool:
-    path, directory = os.path.normpath(path), os.path.normpath(os.path.expanduser(directory))
-    return path == directory or path.startswith(directory.rstrip("/") + "/")
+    return fields_match(trigger.fields, call.tool, call.command, call.paths, call.cwd, project_root)
 
 
 def render_lesson(episode: Episode) -> str:

@@ -11,18 +11,19 @@ import fcntl
 import json
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
+from . import manifest
 from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, confirm_event, fold, status_event
 from .guards import GLOBAL_ROOT, sync_marker
 from .scoring import find_duplicate
 
-EPISODES_FILE = "episodes.jsonl"
+EPISODES_FILE = manifest.EPISODES_FILE
 GLOBAL_STORE = "global"
 
 
@@ -78,6 +79,8 @@ class EpisodeStore:
             fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
             yield
             self.sync_guard_marker()
+            with suppress(OSError):  # the hook then finds it stale and reads the episodes itself
+                manifest.rebuild(self.path)
 
     def sync_guard_marker(self) -> None:
         """Keep the guard marker (read by the shell launcher) in step with the episodes."""

@@ -96,7 +96,7 @@ def test_the_hook_path_imports_nothing_heavy(event: str, tmp_path: Path) -> None
     import json
 
     names = _imported_modules(["-m", "consolidate", "hook", event], json.dumps(data), env)
-    assert "consolidate.hooks.entry" in names
+    assert "consolidate.hooks.launch" in names
     heavy = sorted(n for n in names if n.split(".")[0] in HEAVY)
     assert heavy == []
     assert {n for n in names if n.startswith("memory_layout")} <= LIGHT_MEMORY_LAYOUT
