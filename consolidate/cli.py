@@ -17,6 +17,8 @@ from .errors import ConsolidateError, UsageError
 COMMANDS = (
     "status",
     "dream",
+    "review",
+    "schedule",
     "snapshot",
     "audit",
     "scan",

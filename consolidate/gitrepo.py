@@ -217,6 +217,10 @@ class GitRepo:
         """`git config user.name` as this checkout sees it ('' when it is not set)."""
         return self._git("config", "user.name").strip()
 
+    def head(self) -> str | None:
+        """The commit HEAD names (None in a repository without commits)."""
+        return self._git("rev-parse", "--verify", "-q", "HEAD").strip() or None
+
     def recent(self, limit: int = 20) -> list[str]:
         """`git log --oneline -N`, as lines."""
         return self._git("log", "--oneline", f"-{limit}").splitlines()

@@ -23,8 +23,12 @@ class Settings:
     def run_dir(self, kind: str) -> Path:
         """A per-memory-dir folder of our own state (journal, scan offsets), keyed by the real path so
         every spelling of the memory dir (a symlinked ~/.claude, /var vs /private/var) finds the same one."""
-        key = hashlib.sha256(os.path.realpath(self.memory_dir).encode()).hexdigest()[:16]
-        return self.state_dir / kind / key
+        return self.state_dir / kind / memory_key(self.memory_dir)
+
+
+def memory_key(memory_dir: str | os.PathLike[str]) -> str:
+    """The name of a memory dir's folders in our state dir (the hooks compute it too)."""
+    return hashlib.sha256(os.path.realpath(memory_dir).encode()).hexdigest()[:16]
 
 
 def state_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:

@@ -48,4 +48,17 @@ def build_status(settings: Settings) -> dict[str, Any]:
         "pending_queue": pending_queue(settings),
         "transcripts_dir": str(settings.layout.transcripts_dir),
         "team": team_status(settings.layout),  # the team memory folder: a layer of its own
+        "pending_plan": pending_plan(settings),
     }
+
+
+def pending_plan(settings: Settings) -> dict[str, Any] | None:
+    """The plan a background dream prepared and nobody reviewed yet, with the last failed run after it."""
+    from .periodic.background import last_failure
+    from .periodic.pending import status_of
+
+    found = status_of(settings)
+    failure = last_failure(settings)
+    if failure and (found is None or failure[:20] > str(found.get("created_at", ""))):
+        found = {**(found or {"proposals": None}), "last_failure": failure}
+    return found

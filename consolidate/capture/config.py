@@ -31,6 +31,12 @@ _NUMBERS = {
     "inject": {"max_lessons": "inject_max_lessons", "max_bytes": "inject_max_bytes"},
     "watchdog": {"assistant_turns": "watchdog_turns", "user_chars": "watchdog_chars"},
     "session_start": {"top_lessons": "top_lessons"},
+    "periodic": {
+        "enabled": "periodic_enabled",
+        "timeout_minutes": "periodic_timeout_minutes",
+        "refresh_hours": "periodic_refresh_hours",
+        "nice": "periodic_nice",
+    },
     "recall": {
         "auto": "recall_auto",
         "max_hits": "recall_max_hits",
@@ -53,6 +59,11 @@ class Config:
     watchdog_turns: int = 2
     watchdog_chars: int = 1000
     top_lessons: int = 5
+    periodic_enabled: bool = True  # SessionEnd prepares a pending plan when the reminder is due
+    periodic_timeout_minutes: float = 30.0
+    periodic_refresh_hours: float = 24.0  # a pending plan younger than this is not prepared again
+    periodic_nice: int = 10
+    periodic_engine: str = ""  # "" = $CONSOLIDATE_ENGINE, else offline
     recall_auto: bool = False
     recall_max_hits: int = 3
     recall_max_bytes: int = 2048
@@ -97,6 +108,12 @@ def _overlay(config: Config, path: Path) -> Config:
             elif value is not None:
                 expected = "true or false" if kind is bool else "a non-negative number"
                 problems.append(f"{path}: [{table}] {key} must be {expected}")
+    periodic = data.get("periodic")
+    if isinstance(periodic, dict) and "engine" in periodic:
+        if isinstance(periodic["engine"], str):
+            changes["periodic_engine"] = periodic["engine"].strip()
+        else:
+            problems.append(f'{path}: [periodic] engine must be a string such as "offline"')
     return replace(config, problems=tuple(problems), **changes)
 
 

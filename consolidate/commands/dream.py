@@ -31,6 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plan-out", metavar="FILE", help="write the plan to FILE (apply it later with `consolidate apply`)"
     )
     parser.add_argument(
+        "--prepare",
+        action="store_true",
+        help="apply nothing: keep the plan as the pending plan for `consolidate review`",
+    )
+    parser.add_argument("--background", action="store_true", help=argparse.SUPPRESS)  # SessionEnd, timers
+    parser.add_argument(
         "--since",
         metavar="WHEN",
         help="mine sessions since WHEN (ISO date or 7d, 12h) instead of the last consolidation",
@@ -47,8 +53,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from ..dream.run import DreamOptions, check_options, run_dream
     from ..errors import UsageError
+
+    if args.background:  # unattended: every failure, even an import, is one line in periodic.log
+        if args.yes or args.only or args.dry_run or args.json or args.plan_out:
+            raise UsageError("--background prepares a pending plan and nothing else")
+        from ..periodic.background import background_main
+
+        return background_main(args)
+    from ..dream.run import DreamOptions, check_options, run_dream
     from ..timeparse import since_option
     from .options import parse_ids
 
@@ -64,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         plan_out=Path(args.plan_out) if args.plan_out else None,
         since=since_option(args.since) if args.since else None,
         max_add=args.max_add,
+        prepare=args.prepare,
         fallback=args.fallback,
     )
     check_options(options)

@@ -48,7 +48,8 @@ def _print_status(status: dict) -> None:
     out.write(f"topic files: {len(status['topic_files'])}; cluster files: {len(status['cluster_files'])}\n")
     pending = ", ".join(f"{count} {channel}" for channel, count in status["pending_queue"].items()) or "none"
     out.write(f"pending in the capture queue: {pending}\n")
-    out.write(f"team memory: {_team_line(status['team'])}\n\n")
+    out.write(f"team memory: {_team_line(status['team'])}\n")
+    out.write(f"pending plan: {_pending_line(status['pending_plan'])}\n\n")
     if status["sections"]:
         print_table(
             ["Section", "Entries"], [[s["name"] or "(top)", s["entries"]] for s in status["sections"]]
@@ -72,4 +73,32 @@ def _team_line(team: dict | None) -> str:
     return (
         f"{team['entries']} entries, {team['topic_files']} topic files, {index['lines']}/{index['budget_lines']} "
         f"lines ({budget}), {loaded}; shared by {who}; {len(team['defects'])} defect(s)"
+    )
+
+
+def _pending_line(pending: dict | None) -> str:
+    if pending is None:
+        return "none (`consolidate dream --prepare` makes one; SessionEnd does when a dream is due)"
+    failure = str(pending.get("last_failure") or "")
+    reason = failure.partition("dream --prepare failed: ")[2] or failure
+    failed = f"; the background run of {failure[:20]} failed: {reason}" if failure else ""
+    if "error" in pending:
+        return pending["error"] + failed
+    if pending.get("created_at") is None:
+        return "none" + failed
+    actions = ", ".join(f"{n} {a}" for a, n in pending["by_action"].items()) or "no proposals"
+    usage = pending.get("usage")
+    cost = (
+        f", {usage['input_tokens'] + usage['output_tokens']} tokens, ${usage['cost_usd']:.4f}"
+        if usage
+        else ""
+    )
+    changed = (
+        f"; files changed since ({pending['changes']}): review rebuilds it"
+        if pending["changed_since"]
+        else ""
+    )
+    return (
+        f"{pending['proposals']} proposal(s) ({actions}), made {pending['created_at']} "
+        f"({pending['age_hours']} h ago) by {pending['engine']}{cost}{changed} — `consolidate review`{failed}"
     )

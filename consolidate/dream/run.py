@@ -17,6 +17,7 @@ from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
 from ..fsutil import atomic_write
 from ..marker import read_marker
+from ..periodic.store import discard_pending, pending_dir
 from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
 from ..review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
@@ -37,6 +38,7 @@ class DreamOptions:
     dry_run: bool = False
     json: bool = False
     plan_out: Path | None = None
+    prepare: bool = False  # keep the plan as the pending plan, apply nothing
     since: datetime | None = None
     max_add: int = 7
     fallback: str | None = None  # "offline": run offline when the engine cannot run at all
@@ -45,9 +47,22 @@ class DreamOptions:
 @dataclass
 class DreamResult:
     plan: Plan
-    gathered: GatherResult
+    gathered: GatherResult | None  # None for a prepared plan reviewed later
     report: ApplyReport | None = None
     acked: list[str] | None = None
+    decided: bool = False  # a person (or --yes / --only) decided: the plan is settled
+
+
+@dataclass
+class MadePlan:
+    """A plan and what its review settles besides: the queue items it found recorded or noise, and
+    the backlog learnings it found recorded (`settled`); `backlog` as read when it was made."""
+
+    plan: Plan
+    gathered: GatherResult | None
+    settle_queue: list[str]
+    settled: list[str] = field(default_factory=list)
+    backlog: Backlog | None = None
 
 
 @dataclass
@@ -75,69 +90,95 @@ def run_dream(
     progress = Progress(err)
     shown = err if options.json else out
     with writing_run(settings, dry=options.dry_run):
-        started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
-        snapshot = orient(settings)
-        if snapshot.created_index:
-            skipped = (
-                "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
-            )
-            progress.say(f"MEMORY.md does not exist yet: {skipped}")
-        items = _queue_items(settings)
-        since = options.since or read_marker(settings.memory_dir)
-        backlog = Backlog.load(settings)
-        if backlog.problem:
-            warn(backlog.problem)
-        gathered = asyncio.run(
-            gather(
-                engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run
-            )
+        made = make_plan(settings, options, engine, progress, out=out)
+        if options.prepare:
+            from ..periodic.prepare import keep_pending
+
+            keep_pending(settings, made, out=shown, engine=options.engine)
+            return DreamResult(made.plan, made.gathered)
+        return settle_plan(settings, made, options, out=shown, stdin=stdin, ask=ask)
+
+
+def make_plan(
+    settings: Settings, options: DreamOptions, engine: Engine, progress: Progress, *, out: TextIO
+) -> MadePlan:
+    """Orient, gather, synthesise — the backlog's waiting learnings first (the caller holds the lock);
+    the plan written where it was asked."""
+    started = engine.started_at() or datetime.now(UTC)  # sessions after this were never read
+    snapshot = orient(settings)
+    if snapshot.created_index:
+        skipped = "the auditor is skipped this run" if snapshot.auditor_skipped else "CLAUDE.md is audited"
+        progress.say(f"MEMORY.md does not exist yet: {skipped}")
+    items = _queue_items(settings)
+    since = options.since or read_marker(settings.memory_dir)
+    backlog = Backlog.load(settings)
+    if backlog.problem:
+        warn(backlog.problem)
+    gathered = asyncio.run(
+        gather(engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run)
+    )
+    synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog)
+    _report_gather(gathered, synthesis, progress)
+    plan = synthesis.plan
+    plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if options.plan_out:
+        atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
+        progress.say(f"plan written to {options.plan_out}")
+    if options.json:
+        out.write(plan.to_json())
+    queue = synthesis.recorded_queue_ids + _dropped(gathered)
+    return MadePlan(plan, gathered, queue, settled=list(synthesis.settled), backlog=backlog)
+
+
+def settle_plan(
+    settings: Settings,
+    made: MadePlan,
+    options: DreamOptions,
+    *,
+    out: TextIO,
+    stdin: TextIO,
+    ask: Ask | None = None,
+) -> DreamResult:
+    """The review of a plan and what follows it: the approved part applied through the journaled
+    engine, the backlog and the queue items settled. The dream and `consolidate review` both end here."""
+    plan = made.plan
+    backlog = made.backlog or _current_backlog(settings)
+    scope = write_scope(settings)
+    l0 = l0_proposals(plan, scope)
+    decision = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
+    if decision.ids is None:
+        show_backlog(len(backlog), out)
+        settled = [] if options.dry_run else made.settle_queue
+        return DreamResult(plan, made.gathered, acked=ack_queue_items(settings, None, settled))
+    rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]
+    report = None
+    if decision.ids or (plan.mark_consolidation and not decision.rejected):
+        report = apply_plan(
+            plan, scope, only=decision.ids, confirm_l0=decision.confirm_l0, journal_dir=journal_dir(settings)
         )
-        synthesis = synthesize(
-            snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog
-        )
-        _report_gather(gathered, synthesis, progress)
-        plan = synthesis.plan
-        plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        if options.plan_out:
-            atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
-            progress.say(f"plan written to {options.plan_out}")
-        if options.json:
-            out.write(plan.to_json())
-        scope = write_scope(settings)
-        l0 = l0_proposals(plan, scope)
-        decision = review_plan(plan, options, out=shown, stdin=stdin, ask=ask, l0=l0, scope=scope)
-        if decision.ids is None:
-            show_backlog(len(backlog), shown)
-            settled = [] if options.dry_run else synthesis.recorded_queue_ids + _dropped(gathered)
-            return DreamResult(plan, gathered, acked=ack_queue_items(settings, None, settled))
-        rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]
-        report = None
-        if decision.ids or (plan.mark_consolidation and not decision.rejected):
-            report = apply_plan(
-                plan,
-                scope,
-                only=decision.ids,
-                confirm_l0=decision.confirm_l0,
-                journal_dir=journal_dir(settings),
-            )
-        done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
-        marked = report is not None and report.marker_written
-        backlog.record(
-            plan, done=done, rejected=set(decision.rejected), marked=marked, settled=synthesis.settled
-        )
-        backlog.save()
+    done = {r.proposal.id for r in report.results if r.done} if report is not None else set()
+    marked = report is not None and report.marker_written
+    backlog.record(plan, done=done, rejected=set(decision.rejected), marked=marked, settled=made.settled)
+    backlog.save()
     if report is not None:
-        print_summary(report, shown)
+        print_summary(report, out)
     elif decision.rejected:
-        shown.write(
+        out.write(
             f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
             "the rejected learnings will not be proposed again\n"
         )
-    show_backlog(len(backlog), shown)
-    acked = ack_queue_items(
-        settings, report, rejected_queue + synthesis.recorded_queue_ids + _dropped(gathered)
-    )
-    return DreamResult(plan, gathered, report, acked)
+    show_backlog(len(backlog), out)
+    acked = ack_queue_items(settings, report, rejected_queue + made.settle_queue)
+    discard_pending(pending_dir(settings.state_dir, settings.memory_dir))  # this review supersedes it
+    return DreamResult(plan, made.gathered, report, acked, decided=True)
+
+
+def _current_backlog(settings: Settings) -> Backlog:
+    """The backlog as it is now (a plan prepared earlier is reviewed against it)."""
+    backlog = Backlog.load(settings)
+    if backlog.problem:
+        warn(backlog.problem)
+    return backlog
 
 
 def ready_engine(options: DreamOptions) -> Engine:
@@ -276,6 +317,8 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
 def check_options(options: DreamOptions) -> None:
     if options.yes and options.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
+    if options.prepare and (options.yes or options.only or options.dry_run):
+        raise UsageError("--prepare applies nothing: review the pending plan with `consolidate review`")
     if options.dry_run and options.plan_out:
         raise UsageError(
             "--dry-run writes nothing, not even a plan: drop --dry-run (with --plan-out nothing is applied)"

@@ -29,6 +29,7 @@ HANDLERS = {
     "UserPromptSubmit": "prompt",
     "PreToolUse": "pretool",
     "Stop": "stop",
+    "SessionEnd": "session_end",
 }
 
 

@@ -27,6 +27,7 @@ HOOKS: dict[str, tuple[str | None, int]] = {
     "UserPromptSubmit": (None, 10),
     "PreToolUse": ("*", 5),
     "Stop": (None, 10),
+    "SessionEnd": (None, 5),  # it only starts the background run; Claude Code allows ~1.5 s anyway
 }
 LAUNCHER = "consolidate-hook.sh"
 BIN_DIR = "bin"

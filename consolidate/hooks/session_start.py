@@ -6,6 +6,7 @@ from ..capture.handoff import read_handoff
 from ..capture.places import memory_dir
 from ..learnings.lessons import live_lessons, render_lesson
 from ..learnings.store import open_store
+from ..periodic.store import announce_once, announcement, pending_dir, read_summary
 from .context import HookContext
 from .dedup import SessionMarks, prune_sessions
 from .output import additional_context
@@ -48,5 +49,11 @@ def top_lessons(ctx: HookContext) -> str:
 
 
 def reminder(ctx: HookContext) -> str:
-    message = due_message(memory_dir(ctx.home, ctx.project_dir), ctx.transcripts_dir, ctx.config, ctx.now)
+    """A pending plan is announced once, in place of the reminder (which it answers); else the reminder."""
+    memory = memory_dir(ctx.home, ctx.project_dir)
+    folder = pending_dir(ctx.state_dir, memory)
+    summary = read_summary(folder)
+    if summary is not None:
+        return announcement(summary) if announce_once(folder, summary) else ""
+    message = due_message(memory, ctx.transcripts_dir, ctx.config, ctx.now)
     return remind(ctx.state_dir, ctx.project, message, ctx.config, ctx.now) or ""

@@ -29,7 +29,7 @@ LIGHT_MEMORY_LAYOUT = {
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"])
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd"])
 def test_bad_input_exits_zero_silently_and_is_logged(event: str) -> None:
     for raw in ("{not json", "[1, 2]", ""):
         code, answer, out = hook(event, raw)
@@ -83,7 +83,7 @@ def _imported_modules(argv: list[str], stdin: str, env: dict[str, str]) -> set[s
     return names
 
 
-@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop"])
+@pytest.mark.parametrize("event", ["SessionStart", "UserPromptSubmit", "PreToolUse", "Stop", "SessionEnd"])
 def test_the_hook_path_imports_nothing_heavy(event: str, tmp_path: Path) -> None:
     from tests.capture.fixtures import Session, write_session
 

@@ -33,7 +33,7 @@ def test_install_keeps_other_hooks_backs_up_and_is_idempotent(
     settings.write_text(json.dumps(THEIRS))
     assert main(["install"]) == 0
     out = capsys.readouterr().out
-    assert "installed/updated 4 consolidate hook(s)" in out and "backup:" in out
+    assert "installed/updated 5 consolidate hook(s)" in out and "backup:" in out
     backups = list(claude_home.glob("settings.json.bak-*"))
     assert len(backups) == 1 and json.loads(backups[0].read_text()) == THEIRS
     data = json.loads(settings.read_text())
@@ -93,7 +93,7 @@ def test_uninstall_removes_only_ours(claude_home: Path, capsys: pytest.CaptureFi
     main(["install"])
     capsys.readouterr()
     assert main(["uninstall"]) == 0
-    assert "removed 4 consolidate hook(s)" in capsys.readouterr().out
+    assert "removed 5 consolidate hook(s)" in capsys.readouterr().out
     assert json.loads(settings.read_text()) == THEIRS
     assert main(["uninstall"]) == 0
     assert "no consolidate hooks" in capsys.readouterr().out
