@@ -8,6 +8,7 @@ each round), and prints the dream's time as a ratio to the baseline of the same 
     python bench/dream_scale.py                 # small, medium, large (large = 5,000 entries, 1 GB)
     python bench/dream_scale.py --sizes medium --rounds 3
     python bench/dream_scale.py --sizes small   # quick check
+    python bench/dream_scale.py --sizes small --mb 50,200 --rounds 1   # peak RSS against transcript size
 """
 
 from __future__ import annotations
@@ -179,9 +180,10 @@ def dream_command(project: Path, home: Path) -> list[str]:
             "--dry-run", "--since", "2020-01-01"]  # fmt: skip
 
 
-def measure(size: str, work: Path, rounds: int) -> dict[str, object]:
-    entries, megabytes = SIZES[size]
-    root = work / size
+def measure(size: str, work: Path, rounds: int, megabytes: int | None = None) -> dict[str, object]:
+    entries, default_mb = SIZES[size]
+    megabytes = megabytes or default_mb
+    root = work / f"{size}-{megabytes}"
     project = root / "project"
     build_repo(project)
     home = root / "home"
@@ -219,14 +221,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="small,medium,large")
     parser.add_argument("--rounds", type=int, default=3, help="rounds per size (min / median / max)")
+    parser.add_argument(
+        "--mb", default="", help="MB of transcripts, comma-separated (default: the size's own)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the generated projects")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="consolidate-scale-"))
     try:
         print(f"dream --dry-run / json.loads loop over the same transcripts, whole processes, {args.rounds} "
               "round(s), min / median / max (target at medium: <= 3x)")  # fmt: skip
-        for size in args.sizes.split(","):
-            row = measure(size, work, args.rounds)
+        runs = [(s, int(mb) if mb else None) for s in args.sizes.split(",") for mb in args.mb.split(",")]
+        for size, megabytes in runs:
+            row = measure(size, work, args.rounds, megabytes)
             if not row["cpu"]:
                 print(f"{size}: {row['outcome']}", flush=True)
                 continue
@@ -235,7 +241,7 @@ def main() -> None:
                   f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  peak RSS {max(row['rss']):.0f} MB  "
                   f"{row['outcome']}", flush=True)  # fmt: skip
             if not args.keep:
-                shutil.rmtree(work / size, ignore_errors=True)
+                shutil.rmtree(work / f"{size}-{row['transcripts_mb']}", ignore_errors=True)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

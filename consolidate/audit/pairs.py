@@ -2,7 +2,7 @@
 (REDUNDANT), near-duplicates (MERGE), an older entry a newer one replaced (SUPERSEDED) and two
 entries that state different values for the same thing (CONTRADICT).
 
-Candidates come from MinHash/LSH (`similar`) and small inverted indexes, never from all pairs.
+Candidates come from an exact similarity join (`similar`) and small inverted indexes, never from all pairs.
 """
 
 from __future__ import annotations

@@ -1,20 +1,14 @@
-"""Near-duplicate search that scales: token sets, MinHash signatures and LSH banding, so only
-entries that share a band are compared exactly — never all pairs of a large memory.
-
-With 32 hash functions in 16 bands of 2 rows, a pair with Jaccard 0.5 becomes a candidate with
-probability 1 − (1 − 0.5²)¹⁶ ≈ 0.99; pairs below 0.2 rarely do.
+"""Near-duplicate search that scales: token sets and an exact similarity join by prefix filtering,
+so only entries that share a rare word are compared — never all pairs of a large memory, and no pair
+above the threshold is missed (a MinHash banding would miss some: 6% of the pairs at Jaccard 0.4).
 """
 
 from __future__ import annotations
 
-import hashlib
+import math
 import re
-import struct
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from itertools import combinations
-
-BANDS, ROWS = 16, 2
+from collections import Counter
+from collections.abc import Sequence
 
 
 def word_set(text: str) -> frozenset[str]:
@@ -71,69 +65,45 @@ def containment(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a) if a else 0.0
 
 
-def _hashes(token: str) -> tuple[int, ...]:
-    digest = hashlib.blake2b(token.encode("utf-8"), digest_size=64).digest()
-    digest += hashlib.blake2b(token.encode("utf-8"), digest_size=64, person=b"minhash-2").digest()
-    return struct.unpack(f"<{BANDS * ROWS}I", digest[: 4 * BANDS * ROWS])
-
-
-def signature(items: Iterable[str], cache: dict[str, tuple[int, ...]]) -> tuple[int, ...] | None:
-    """The MinHash signature of a token set (None for an empty set)."""
-    rows = []
-    for item in items:
-        hashed = cache.get(item)
-        if hashed is None:
-            hashed = cache[item] = _hashes(item)
-        rows.append(hashed)
-    if not rows:
-        return None
-    return tuple(min(column) for column in zip(*rows, strict=True))
-
-
-def candidate_pairs(sets: Sequence[frozenset[str]]) -> set[tuple[int, int]]:
-    """Index pairs (i < j) that share at least one LSH band."""
-    cache: dict[str, tuple[int, ...]] = {}
-    buckets: dict[tuple[int, tuple[int, ...]], list[int]] = defaultdict(list)
-    for index, items in enumerate(sets):
-        sig = signature(items, cache)
-        if sig is None:
-            continue
-        for band in range(BANDS):
-            buckets[(band, sig[band * ROWS : (band + 1) * ROWS])].append(index)
-    pairs: set[tuple[int, int]] = set()
-    for members in buckets.values():
-        if len(members) < 2 or len(members) > 200:
-            continue  # a band shared by hundreds is boilerplate, not duplication
-        pairs.update(combinations(members, 2))  # members are in index order: each pair is (i < j)
-    return pairs
-
-
 def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tuple[int, int, float]]:
-    """Pairs with Jaccard ≥ threshold, best first (exact Jaccard on LSH candidates only)."""
-    sizes = [len(s) for s in sets]
-    masks = _bitmasks(sets)
+    """Every pair (i < j) with Jaccard ≥ threshold (0 < threshold ≤ 1), best first: an exact similarity join.
+
+    Prefix filtering ("All-Pairs", Bayardo et al. 2007): with the tokens of each set in one global order,
+    rarest first, two sets with Jaccard ≥ t share a token among the first |y| − ⌈t·|y|⌉ + 1 of the larger
+    one, and among the first |x| − ⌈2t/(1+t)·|x|⌉ + 1 of the smaller one. Sets are visited smallest first,
+    only those prefixes are indexed, and each pair found there is checked exactly; pairs sharing only
+    common words are never looked at, so a memory of unrelated entries costs about linear time.
+    """
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold must be in (0, 1], not {threshold}")
+    frequency = Counter(token for items in sets for token in items)
+    rank = {token: r for r, token in enumerate(sorted(frequency, key=lambda t: (frequency[t], t)))}
+    sizes = [len(items) for items in sets]
+    ranked = [sorted(rank[token] for token in items) for items in sets]
+    masks = [sum(1 << r for r in ranks) for ranks in ranked]  # an intersection is one AND
+    index: list[list[int]] = [[] for _ in rank]
+    indexed = 2 * threshold / (1 + threshold)
     scored = []
-    for i, j in candidate_pairs(sets):  # never an empty set: it has no signature
-        left, right = sizes[i], sizes[j]
-        if (left < threshold * right) if left < right else (right < threshold * left):
-            continue  # Jaccard ≤ |smaller| / |larger|: below the threshold whatever they share
-        shared = (masks[i] & masks[j]).bit_count()  # |a ∩ b| without building the set
-        score = shared / (left + right - shared)  # `jaccard`, inlined: this loop runs per candidate pair
-        if score >= threshold:
-            scored.append((i, j, score))
+    for y in sorted((i for i, size in enumerate(sizes) if size), key=lambda i: (sizes[i], i)):
+        size, ranks, mask = sizes[y], ranked[y], masks[y]
+        probe = size - _ceil(threshold * size) + 1
+        smallest = threshold * size - _EPSILON  # Jaccard ≤ |smaller| / |larger|
+        for x in set().union(*[index[r] for r in ranks[:probe]]):
+            other = sizes[x]
+            if other < smallest:
+                continue
+            shared = (masks[x] & mask).bit_count()
+            score = shared / (other + size - shared)  # `jaccard`, inlined: this loop runs per candidate
+            if score >= threshold:
+                scored.append((x, y, score) if x < y else (y, x, score))
+        for r in ranks[: size - _ceil(indexed * size) + 1]:
+            index[r].append(y)
     return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
 
 
-def _bitmasks(sets: Sequence[frozenset[str]]) -> list[int]:
-    """Each set as an integer with one bit per distinct token: an intersection is one AND."""
-    bits: dict[str, int] = {}
-    masks = []
-    for items in sets:
-        mask = 0
-        for item in items:
-            bit = bits.get(item)
-            if bit is None:
-                bit = bits[item] = 1 << len(bits)
-            mask |= bit
-        masks.append(mask)
-    return masks
+_EPSILON = 1e-9  # a product like 0.3 × 10 = 3.0000000000000004 must not lengthen the required overlap
+
+
+def _ceil(value: float) -> int:
+    """⌈value⌉, rounding a float a hair above an integer down to it (a longer prefix is always safe)."""
+    return math.ceil(value - _EPSILON)
