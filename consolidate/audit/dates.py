@@ -146,13 +146,15 @@ _PATTERNS: list[tuple[str, str, Resolver]] = [
     ("tr", rf"{_W}geçen yıl{_E}", _years(-1)),
 ]
 _COMPILED = [(lang, re.compile(pattern, re.IGNORECASE), resolve) for lang, pattern, resolve in _PATTERNS]
-# A text of ASCII only can hold an English date (or Turkish "bu hafta") only with one of these words;
-# most texts hold none, and are done after a few substring tests instead of every pattern.
+# The patterns of other languages all need letters beyond ASCII; without such a letter (an arrow or
+# a dash is no letter), only the English ones (and Turkish "bu hafta") can match, and each of those
+# needs one of these words: most texts hold none, and are done after a few substring tests.
 _ASCII_KEYS = ("yesterday", "today", "tonight", "tomorrow", "ago", "this ", "last ", "next ", "bu hafta")
+_LETTER_BEYOND_ASCII = re.compile(r"[^\W\d_a-zA-Z]")
 
 
 def _may_hold_date(text: str) -> bool:
-    if not text.isascii():
+    if not text.isascii() and _LETTER_BEYOND_ASCII.search(text):
         return True
     lowered = text.lower()
     return any(key in lowered for key in _ASCII_KEYS)

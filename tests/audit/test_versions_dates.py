@@ -79,7 +79,7 @@ _DATE_WORDS = st.sampled_from(
     [
         "yesterday", "Today", "3 days ago", "a couple of weeks ago", "last Friday", "next week", "вчера",
         "5 дней назад", "昨天", "3天前", "geçen hafta", "`yesterday`", "[x](yesterday.md)", "the", "deploy",
-        "on", "ago", "week", "last", "LAST WEEK", "Tonight", "bu hafta", "This Morning", "next  week", "2026-12-01", " ", "\n",
+        "on", "ago", "week", "last", "LAST WEEK", "Tonight", "bu hafta", "This Morning", "next  week", "→", "—", "laſt week", "LAST \u212aelvin", "Ünite", "2026-12-01", " ", "\n",
     ]
 )  # fmt: skip
 
