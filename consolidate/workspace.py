@@ -41,6 +41,10 @@ class DiskReads:
         self._read: dict[Path, bytes | None | ChangeFailed] = {}
         self.index_files: list[Path] | None = None  # MEMORY.md and the cluster files (see apply)
 
+    def seed(self, path: Path, data: bytes) -> None:
+        """What the disk holds at `path`, as read already (the snapshot's files)."""
+        self._read[path] = data
+
     def read(self, path: Path, name: str) -> bytes | None:
         if path not in self._read:
             try:

@@ -145,7 +145,10 @@ def build_plan(
     if max_decisions is not None:
         group_proposals(plan, max_decisions=max_decisions)
     broken: dict[int, str | None] = {}
-    disk = DiskReads()  # every preview starts from the same files: each is read once
+    disk = DiskReads()  # every preview starts from the files the snapshot read: none is read again
+    for relative, file in snapshot.tree.files.items():
+        if file.document is not None:
+            disk.seed(layout.memory_dir / relative, file.data)
     for proposal in plan.proposals:
         try:
             files = proposed_files(plan, proposal, scope, disk=disk)
