@@ -44,6 +44,7 @@ _WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
 _CJK_RUN = lazy(r"[\u3400-\u9fff]+")
 _HEADING = lazy(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = lazy(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
+_FIRST_STEP = lazy(r"^\s*1[.)]\s+")
 _LEAD_IN = lazy(r"[:：]\**\s*$")
 _SKIP_LINE = lazy(r"^\s*(?:```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
 _UNTIL = lazy(
@@ -304,7 +305,7 @@ class Memory:
     @classmethod
     def of_texts(cls, texts: Iterable[str]) -> Memory:
         """Units of Markdown texts: each line or list item under its heading; a lead-in line ending
-        in ':' and the list right after it are also one unit."""
+        in ':' and the list right after it are also one unit, and so is a numbered list."""
         statements: list[tuple[str, str]] = []
         groups: list[list[int]] = []
         for text in texts:
@@ -325,6 +326,9 @@ class Memory:
                 index = len(statements) - 1
                 if item and lead >= 0:
                     groups[-1].append(index)
+                elif item and _FIRST_STEP.match(line):  # a numbered list is one procedure
+                    lead = index
+                    groups.append([index])
                 elif not item and _LEAD_IN.search(body):
                     lead = index
                     groups.append([index])
@@ -456,13 +460,16 @@ def _matches(anchor: str, known: str) -> bool:
 def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:
     """A `Memory` of remembered entries (file, section, text) in the order they are written: a
     one-line entry ending in ':' and the list items after it in the same file and section are also
-    one unit ("On completion:" and its steps)."""
+    one unit ("On completion:" and its steps), and so is a numbered list."""
     groups: list[list[int]] = []
     lead: tuple[str, str] | None = None
     for position, (file, section, text) in enumerate(entries):
         stripped = text.strip()
         if lead == (file, section) and _LIST_ITEM.match(text) and groups:
             groups[-1].append(position)
+        elif _FIRST_STEP.match(text):  # a numbered list is one procedure
+            lead = (file, section)
+            groups.append([position])
         elif stripped and "\n" not in stripped and _LEAD_IN.search(stripped) and not _LIST_ITEM.match(text):
             lead = (file, section)
             groups.append([position])
