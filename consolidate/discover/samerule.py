@@ -162,6 +162,8 @@ class Text:
     words: tuple[str, ...]  # the content words as written (lower-cased), for typo tolerance
     reason: frozenset[str] = frozenset()  # stems said only in the reason the rule gives
     anchor_stems: frozenset[str] = frozenset()  # stems of the words of its code spans
+    values: frozenset[tuple[str, str]] = frozenset()  # (shape, code as written) of each code span
+    flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
 
 
 @lru_cache(maxsize=8192)
@@ -202,6 +204,8 @@ def read(text: str) -> Text:
         tuple(written),
         frozenset(found - in_rule),
         frozenset(_SYN.get(b, b) for b in (stem(w) for w in words)),
+        frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
+        " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
     )
 
 
@@ -326,10 +330,7 @@ class Memory:
                 index = len(statements) - 1
                 if item and lead >= 0:
                     groups[-1].append(index)
-                elif item and _FIRST_STEP.match(line):  # a numbered list is one procedure
-                    lead = index
-                    groups.append([index])
-                elif not item and _LEAD_IN.search(body):
+                elif _FIRST_STEP.match(line) if item else _LEAD_IN.search(body):  # a numbered list too
                     lead = index
                     groups.append([index])
                 elif not item:
@@ -361,7 +362,7 @@ class Memory:
         the polarity is opposed."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
-        if not _anchors_said(said, known):
+        if not _anchors_said(said, known) or _values_differ(said, known):
             return 0.0
         if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
@@ -407,24 +408,40 @@ def _typo_of(stem: str, vocabulary: frozenset[str], words: Sequence[str]) -> boo
 
 def _anchors_said(said: Text, known: Text) -> bool:
     """Every command, flag or name the candidate puts in backticks is in the known text too: as a
-    code span of the same shape, or its words among the known text's anchors or words."""
+    code span of the same shape (or one a general form covers), or written out in its prose
+    (`.claude/*` in "remind about .claude/ files"); `make test` is not said by `make`."""
     for anchor in said.anchors:
         if any(_matches(anchor, k) for k in known.anchors):
             continue
-        parts = _anchor_words(anchor)
-        pool = known.anchor_words | set(known.words)
-        if not parts or not all(p in pool or _shape_in(p, known) for p in parts):
+        core = anchor.strip("*/ .…").removesuffix("...").strip()
+        if not core or not re.search(rf"(?<![\w-]){re.escape(core)}(?![\w-])", known.flat):
             return False
     return True
+
+
+def _values_differ(said: Text, known: Text) -> bool:
+    """A code span of one shape with another value (`default: 3` against `default: 4`, `gpt-4o`
+    against `gpt-5`): a change, not a restatement. A placeholder (`X.Y.Z-dev`) stands for any value,
+    and syntax shown by example (`[12],[14]` for `[1],[2]`) is the same syntax."""
+    for form, written in said.values:
+        others = {raw for shape_, raw in known.values if shape_ == form}
+        if not others or written in others or _syntax_example(written):
+            continue
+        if not any(_PLACEHOLDER_CODE.search(raw) for raw in others):
+            return True
+    return False
+
+
+_PLACEHOLDER_CODE = lazy(r"(?<![a-z])[xyzn](?![a-z])|<[^<>]+>|\bx{2,}\b|…|\.\.\.", re.IGNORECASE)
+
+
+def _syntax_example(code: str) -> bool:
+    return sum(code.count(c) for c in "[](){},") >= 2
 
 
 def _shares_shape(said: Text, known: Text) -> bool:
     """Both name a code span of the same shape that is more than one plain word."""
     return any(not re.fullmatch(r"[\w-]+", a) for a in said.anchors & known.anchors)
-
-
-def _shape_in(part: str, known: Text) -> bool:
-    return any(part in anchor for anchor in known.anchors)
 
 
 def _opposed(said: Text, known: Text, forbidding: bool) -> bool:
@@ -467,10 +484,9 @@ def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:
         stripped = text.strip()
         if lead == (file, section) and _LIST_ITEM.match(text) and groups:
             groups[-1].append(position)
-        elif _FIRST_STEP.match(text):  # a numbered list is one procedure
-            lead = (file, section)
-            groups.append([position])
-        elif stripped and "\n" not in stripped and _LEAD_IN.search(stripped) and not _LIST_ITEM.match(text):
+        elif _FIRST_STEP.match(text) or (  # a numbered list is one procedure
+            stripped and "\n" not in stripped and _LEAD_IN.search(stripped) and not _LIST_ITEM.match(text)
+        ):
             lead = (file, section)
             groups.append([position])
         else:

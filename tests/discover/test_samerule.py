@@ -71,6 +71,14 @@ OTHER_RULE = [
     ),
     ("- Always write tests for new parsers.", "Tests for the parser must not touch the network"),
     ("- Do not commit the `.env` file.", "Commit the `.env.example` file with every new setting"),
+    (
+        "- **Run all checks**: `make` (format, lint, typecheck, test with coverage)",
+        "Run the tests with `make test` (with coverage)",  # another command, though its words are there
+    ),
+    (
+        "- `retries` (default: `3`): how often a failed step is retried",
+        "`retries` (default: `5`): how often a failed step is retried",  # another value: a change
+    ),
 ]
 
 
