@@ -154,8 +154,10 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
-        if match.category == "FILL_GAP" and (restated := meaning.restating(candidate.principle)):
-            match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])  # said in other words
+        if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
+            restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
+            if restated is not None:
+                match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)

@@ -343,11 +343,7 @@ class Memory:
         if len(said.stems - said.anchor_stems) + len(said.anchors) < MIN_CONTENT:
             return None
         best: Restated | None = None
-        sharing: dict[int, int] = {}
-        for key in said.stems | said.anchor_words:
-            for position in self._by_stem.get(key, ()):
-                sharing[position] = sharing.get(position, 0) + 1
-        for position in sorted(p for p, n in sharing.items() if n >= 2):
+        for position in self._sharing(said):
             unit = self.units[position]
             score = self.says(said, unit)
             needed = SAME_GROUP if unit.group else SAME
@@ -356,6 +352,32 @@ class Memory:
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
         return best
+
+    def extended(self, principle: str) -> Restated | None:
+        """The statement whose whole rule `principle` says, and more (it names something the
+        statement does not): the rule it updates. None when it only restates one, or none."""
+        said = read(principle)
+        if len(said.stems - said.anchor_stems) + len(said.anchors) < MIN_CONTENT:
+            return None
+        own = Unit(principle, "", ())
+        best: Restated | None = None
+        for position in self._sharing(said):
+            unit = self.units[position]
+            known = read(unit.text)
+            if unit.group or len(known.stems - known.anchor_stems) + len(known.anchors) < MIN_CONTENT:
+                continue
+            score = self.says(known, own)
+            if score >= SAME and self.says(said, unit) < SAME and (best is None or score > best.score):
+                best = Restated(unit, score)
+        return best
+
+    def _sharing(self, said: Text) -> list[int]:
+        """The units that share two stems or code words with `said`: the only ones worth comparing."""
+        sharing: dict[int, int] = {}
+        for key in said.stems | said.anchor_words:
+            for position in self._by_stem.get(key, ()):
+                sharing[position] = sharing.get(position, 0) + 1
+        return sorted(p for p, n in sharing.items() if n >= 2)
 
     def says(self, said: Text, unit: Unit) -> float:
         """How much of `said` the unit states, weighted; 0.0 when it misses an anchor of `said` or

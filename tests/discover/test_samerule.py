@@ -130,3 +130,34 @@ def test_too_little_to_judge_is_never_a_restatement() -> None:
 )
 def test_code_of_one_shape_compares_equal(a: str, b: str) -> None:
     assert shape(a) == shape(b)
+
+
+def test_a_rule_that_says_an_old_one_and_more_extends_it() -> None:
+    memory = Memory.of_texts(["- Run `cargo fmt` before every commit."])
+    longer = "Run `cargo fmt -- --skip macros` before every commit: plain `cargo fmt` breaks the macro files"
+    found = memory.extended(longer)
+    assert found is not None and found.unit.text == "Run `cargo fmt` before every commit."
+    assert memory.restating(longer) is None  # it names more than the old rule: an update, never a duplicate
+    assert memory.extended("`cargo fmt` breaks the macro files") is None  # shares a command, not the rule
+    assert memory.extended("Always run `cargo fmt` before a commit") is None  # the same rule: no update
+
+
+def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() -> None:
+    from consolidate.discover.discover import build_report
+    from consolidate.discover.signals import make_signal
+
+    signal = make_signal(
+        "preference",
+        "Don't deploy it until after it passes its tests",
+        quote="don't deploy it until after it passes its tests",
+        session="s1",
+        uuid="u1",
+        timestamp="2026-01-01T00:00:00Z",
+        file="s1.jsonl",
+    )
+    memory = {
+        "CLAUDE.md": "## Deploys\n\n- **Do not deploy before the tests pass.** Run `make check` first.\n"
+    }
+    (found,) = build_report([signal], memory).candidates
+    assert found.category == "UPDATE"
+    assert found.related == "**Do not deploy before the tests pass.** Run `make check` first."
