@@ -143,7 +143,7 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
             continue
         kept.append(to_candidate(signal))
     known = statements(memory)
-    meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
+    meaning: Memory | None = None  # read only when a candidate needs it
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
@@ -155,6 +155,8 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
                 dropped_queue.append(candidate.queue_id)
             continue
         if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
+            if meaning is None:
+                meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
             restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
             if restated is not None:
                 match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -120,6 +120,13 @@ def _stemmer(lang: str) -> snowballstemmer.stemmer:
     return snowballstemmer.stemmer({"ru": "russian", "tr": "turkish"}.get(lang, "english"))
 
 
+@lru_cache(maxsize=4)
+def _stem_of(lang: str) -> Callable[[str], str]:
+    """The stemmer of a language as a function, remembering every word it stemmed (the Snowball
+    stemmers are pure Python: a memory of thousands of entries repeats the same few thousand words)."""
+    return lru_cache(maxsize=65536)(_stemmer(lang).stemWord)
+
+
 def _synonym_map() -> dict[str, str]:
     stem = _stemmer("en").stemWord
     found: dict[str, str] = {}
@@ -166,12 +173,13 @@ class Text:
     flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=32768)
 def read(text: str) -> Text:
+    """How `text` is compared (see `Text`)."""
     codes = _CODE.findall(text)
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     lang = language(plain)
-    stem = _stemmer(lang).stemWord
+    stem = _stem_of(lang)
     lowered = phrased(plain.lower())
     found: set[str] = set()
     written: list[str] = []
@@ -299,11 +307,11 @@ class Memory:
                 first = self.statements[members[0]]
                 text = "\n".join(self.statements[i][1] for i in members)
                 self.units.append(Unit(text, first[0], tuple(members)))
-        read_units = [read(u.text + "\n" + u.heading) for u in self.units]
-        self._weights = _weights([r.stems for r in read_units])
+        said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
+        self._weights = _weights([own.stems | context.stems for own, context in said])
         self._by_stem: dict[str, list[int]] = {}
-        for position, found in enumerate(read_units):
-            for key in found.stems | found.anchor_words:
+        for position, (own, context) in enumerate(said):
+            for key in own.stems | context.stems | own.anchor_words:
                 self._by_stem.setdefault(key, []).append(position)
 
     @classmethod
@@ -345,10 +353,10 @@ class Memory:
         best: Restated | None = None
         for position in self._sharing(said):
             unit = self.units[position]
-            score = self.says(said, unit)
             needed = SAME_GROUP if unit.group else SAME
             if _shares_shape(said, read(unit.text)):
                 needed = min(needed, SAME_ANCHORED)
+            score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
         return best
@@ -366,8 +374,8 @@ class Memory:
             known = read(unit.text)
             if unit.group or len(known.stems - known.anchor_stems) + len(known.anchors) < MIN_CONTENT:
                 continue
-            score = self.says(known, own)
-            if score >= SAME and self.says(said, unit) < SAME and (best is None or score > best.score):
+            score = self.says(known, own, SAME)
+            if score >= SAME and self.says(said, unit, SAME) < SAME and (best is None or score > best.score):
                 best = Restated(unit, score)
         return best
 
@@ -379,9 +387,10 @@ class Memory:
                 sharing[position] = sharing.get(position, 0) + 1
         return sorted(p for p, n in sharing.items() if n >= 2)
 
-    def says(self, said: Text, unit: Unit) -> float:
+    def says(self, said: Text, unit: Unit, needed: float = 0.0) -> float:
         """How much of `said` the unit states, weighted; 0.0 when it misses an anchor of `said` or
-        the polarity is opposed."""
+        the polarity is opposed. Typos are looked for only when they could lift the share to
+        `needed` (a share below `needed` may then be lower than with them)."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
         if not _anchors_said(said, known) or _values_differ(said, known):
@@ -389,18 +398,25 @@ class Memory:
         if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
-        words = known.words + (context.words if context else ())
         total = covered = 0.0
         for anchor in said.anchors:  # every anchor is said, or the unit was refused above
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
             covered += weight
+        unsaid: list[tuple[str, float]] = []
         for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
             weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
             total += weight
-            if stem in vocabulary or _typo_of(stem, vocabulary, words):
+            if stem in vocabulary:
                 covered += weight
-        return covered / total if total else 0.0
+            elif len(stem) >= 5:
+                unsaid.append((stem, weight))
+        if not total:
+            return 0.0
+        if unsaid and (covered + sum(w for _, w in unsaid)) / total >= needed:  # typos could matter
+            pool = sorted(vocabulary)
+            covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
+        return covered / total
 
     def _weight(self, stem: str) -> float:
         if stem in _FILLER_STEMS:
@@ -422,10 +438,9 @@ def _weights(units: list[frozenset[str]]) -> dict[str, float]:
     }
 
 
-def _typo_of(stem: str, vocabulary: frozenset[str], words: Sequence[str]) -> bool:
-    if len(stem) < 5:
-        return False
-    return process.extractOne(stem, list(vocabulary), scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
+def _typo_of(stem: str, pool: list[str]) -> bool:
+    """A stem of five letters or more that is a typo of one the other text has."""
+    return process.extractOne(stem, pool, scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
 
 
 def _anchors_said(said: Text, known: Text) -> bool:
