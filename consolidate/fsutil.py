@@ -7,9 +7,13 @@ import json
 import os
 import re
 from pathlib import Path
-from typing import Any
 
 from memory_layout.files import NotRegularFile, is_regular, read_regular
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
+
 
 __all__ = [
     "ABSENT", "NotRegularFile", "atomic_write", "digest_bytes", "digest_file", "is_regular", "read_regular",

@@ -11,41 +11,57 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
 
-from ..learnings.store import open_store
+from ..plain import Frozen, Plain, replace
 from ..transcripts.lines import LineStats
 from ..transcripts.markers import find_markers
 from ..transcripts.records import normalize
 from ..transcripts.session import TranscriptFile, find_transcripts
 from ..transcripts.state import ScanState, iter_new_records, state_key
 from . import handoff, watchdog
-from .channels import Sorted, Typo, sort_markers
-from .config import Config
+from .channels import Sorted, sort_markers
 from .places import repo_root, transcripts_dir
 from .queue import QUEUE_FILE, Queue, pending_signals
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from datetime import datetime
+    from typing import IO, Any
+
+    from .channels import Typo
+    from .config import Config
 
 TICK_DIR = "tick"
 FACTS_KEEP_SECONDS = 2 * 86400
 FAULT_ENV = "CONSOLIDATE_TICK_FAULT"  # tests: "after-enqueue" exits between the commit and the offsets
 
 
-@dataclass
-class TickResult:
-    added: list[str] = field(default_factory=list)
-    lessons: list[str] = field(default_factory=list)
-    typos: list[Typo] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    nudge: str | None = None
-    signals: list[str] = field(default_factory=list)
-    live_facts: dict[str, Any] | None = None  # the live session's handoff facts after this tick
-    scanned: bool = False
-    stats: LineStats = field(default_factory=LineStats)
+class TickResult(Plain):
+    __slots__ = FIELDS = (
+        "added",
+        "lessons",
+        "typos",
+        "problems",
+        "nudge",
+        "signals",
+        "live_facts",
+        "scanned",
+        "stats",
+    )
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.lessons: list[str] = []
+        self.typos: list[Typo] = []
+        self.problems: list[str] = []
+        self.nudge: str | None = None
+        self.signals: list[str] = []
+        self.live_facts: dict[str, Any] | None = None  # the live session's handoff facts after this tick
+        self.scanned = False
+        self.stats = LineStats()
 
     def lines(self) -> list[str]:
         """What the agent is told: the drain signals, typos, problems and the nudge; [] when quiet."""
@@ -57,17 +73,44 @@ class TickResult:
         ]
 
 
-@dataclass(frozen=True)
-class TickScope:
+class TickScope(Frozen):
+    __slots__ = FIELDS = (
+        "home", "state_dir", "cwd", "config", "live_transcript", "byte_budget", "wait", "transcripts_override",
+        "deliver_nudge",
+    )  # fmt: skip
     home: Path
     state_dir: Path
     cwd: str
     config: Config
-    live_transcript: Path | None = None
-    byte_budget: int | None = None
-    wait: bool = True
-    transcripts_override: Path | None = None  # a hook knows the live transcript's folder
-    deliver_nudge: bool = True  # False for a caller that cannot speak to the model (Stop): it stays due
+    live_transcript: Path | None
+    byte_budget: int | None
+    wait: bool
+    transcripts_override: Path | None
+    deliver_nudge: bool
+
+    def __init__(
+        self,
+        home: Path,
+        state_dir: Path,
+        cwd: str,
+        config: Config,
+        live_transcript: Path | None = None,
+        byte_budget: int | None = None,
+        wait: bool = True,
+        transcripts_override: Path | None = None,  # a hook knows the live transcript's folder
+        deliver_nudge: bool = True,  # False for a caller that cannot speak to the model (Stop): it stays due
+    ) -> None:
+        self._set(
+            home=home,
+            state_dir=state_dir,
+            cwd=cwd,
+            config=config,
+            live_transcript=live_transcript,
+            byte_budget=byte_budget,
+            wait=wait,
+            transcripts_override=transcripts_override,
+            deliver_nudge=deliver_nudge,
+        )
 
     @property
     def project(self) -> Path:
@@ -190,6 +233,7 @@ def _capture_lessons(
     if not lessons:
         return
     from ..errors import UsageError
+    from ..learnings.store import open_store  # only when the agent wrote a lesson
 
     store = open_store(scope.state_dir, scope.project)
     for lesson in lessons:

@@ -21,10 +21,14 @@ import json
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from ..fsutil import atomic_write
 from ..settings import memory_key
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
+
 
 PENDING_DIR = "pending"
 SUMMARY_FILE = "pending.json"
