@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -24,7 +23,25 @@ KILL_ENV = "CONSOLIDATE_KILL_BEFORE_RENAME"  # tests and the kill bench: die wit
 
 
 def digest_bytes(data: bytes) -> str:
-    return "sha256:" + hashlib.sha256(data).hexdigest()
+    return "sha256:" + sha256_hex(data)
+
+
+# The same digests as `hashlib`'s from CPython's built-in `_sha1` / `_sha256` when they are there:
+# importing `hashlib` loads OpenSSL, several milliseconds on every hook call.
+def sha1_hex(data: bytes) -> str:
+    try:
+        from _sha1 import sha1
+    except ImportError:
+        from hashlib import sha1
+    return sha1(data).hexdigest()
+
+
+def sha256_hex(data: bytes) -> str:
+    try:
+        from _sha256 import sha256
+    except ImportError:
+        from hashlib import sha256
+    return sha256(data).hexdigest()
 
 
 def digest_file(path: Path) -> str:

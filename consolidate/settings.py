@@ -34,9 +34,9 @@ class Settings(Frozen):
 
 def memory_key(memory_dir: str | os.PathLike[str]) -> str:
     """The name of a memory dir's folders in our state dir (the hooks compute it too)."""
-    import hashlib  # not on the hook path unless a hook needs the key
+    from .fsutil import sha256_hex
 
-    return hashlib.sha256(os.path.realpath(memory_dir).encode()).hexdigest()[:16]
+    return sha256_hex(os.path.realpath(memory_dir).encode())[:16]
 
 
 def state_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import UsageError
+from ..fsutil import sha256_hex
 from ..plain import Frozen
 from .config import Config
 from .places import claude_home, repo_root, state_root
@@ -36,9 +37,7 @@ _SCHEMA = (
 
 
 def item_id(channel: str, payload: str) -> str:
-    import hashlib  # only when there is something to queue or ack
-
-    return hashlib.sha256(f"{channel}\0{payload}".encode()).hexdigest()
+    return sha256_hex(f"{channel}\0{payload}".encode())
 
 
 def now_iso() -> str:

@@ -16,13 +16,12 @@ old plan is removed: whatever moment a run is killed at, the summary names a who
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import suppress
 from pathlib import Path
 
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, sha256_hex
 from ..settings import memory_key
 
 TYPE_CHECKING = False  # not `typing`: the hooks import this module
@@ -53,7 +52,7 @@ def read_summary(folder: Path) -> dict[str, Any] | None:
 def write_pending(folder: Path, plan_json: str, summary: dict[str, Any]) -> dict[str, Any]:
     """Replace the pending plan: the new plan, the summary that names it, then the old plan goes."""
     data = plan_json.encode("utf-8")
-    name = f"plan-{hashlib.sha256(data).hexdigest()[:12]}.json"
+    name = f"plan-{sha256_hex(data)[:12]}.json"
     atomic_write(folder / name, data)
     summary = {**summary, "plan_file": name}
     atomic_write(folder / SUMMARY_FILE, (json.dumps(summary, indent=1, ensure_ascii=False) + "\n").encode())

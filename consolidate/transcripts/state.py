@@ -7,12 +7,11 @@ is read from the offset; a truncated or replaced file is read again from the sta
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from enum import StrEnum
 
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, sha1_hex
 from ..plain import Frozen, Plain
 from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
 
@@ -77,7 +76,7 @@ class FileIdentity(Frozen):
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+    return sha1_hex(data)
 
 
 def _head_digest(path: Path, length: int) -> str | None:
