@@ -10,6 +10,7 @@ call's cwd lies inside it). An empty trigger never matches a tool call.
 from __future__ import annotations
 
 import os
+import re
 
 from ..plain import Frozen
 from .episodes import Episode, Trigger
@@ -72,9 +73,18 @@ def live_lessons(
 
 
 def matches(trigger: Trigger | None, call: ToolCall, project_root: str) -> bool:
-    if trigger is None or trigger.is_empty or trigger.problem():
+    """Whether a working trigger matches the call. The call is tried first, so only the patterns it
+    reaches are compiled; a trigger that cannot work (`problem`) never matches."""
+    if trigger is None or trigger.is_empty:
         return False
-    return fields_match(trigger.fields, call.tool, call.command, call.paths, call.cwd, project_root)
+    try:
+        if not fields_match(trigger.fields, call.tool, call.command, call.paths, call.cwd, project_root):
+            return False
+    except re.error:
+        if trigger.problem():  # a tool or command regex that does not compile
+            return False
+        raise
+    return not trigger.problem()
 
 
 def render_lesson(episode: Episode) -> str:
