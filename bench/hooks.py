@@ -15,8 +15,9 @@ With the corpus present it also times a cold `consolidate tick` over a real proj
     python bench/hooks.py --no-bytecode   # as with PYTHONDONTWRITEBYTECODE=1: sources compiled every run
     python bench/hooks.py --runs 20 --repeats 3 --launcher-only   # the README's min / median / max
 
-PreToolUse is timed twice: a call no lesson matches (most calls; answered from the lesson manifest)
-and a call a lesson matches (the full hook).
+PreToolUse is timed three ways: a call no lesson matches (most calls) and a call whose lesson was
+injected in this context already (both answered from the lesson manifest), and a call whose lesson is
+new to the context (a fresh session id each run: the full hook injects it).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 CORPUS_PROJECT = "winksaville__tspec/.claude"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
 BYTECODE_OFF = "--no-bytecode" in sys.argv
+FRESH_SESSION = "bench-fresh-context"  # replaced by a new id on every run
 
 
 def run_once(command: list[str], stdin: str, env: dict[str, str]) -> float:
@@ -100,7 +102,7 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
                 "tool_use_id": "toolu_1",
             }
         ),  # fmt: skip
-        # a call a lesson matches: the full hook (injected once per context, then only checked)
+        # a call a lesson matches, in a context it was injected in already: answered from the manifest
         "PreToolUse+lesson": json.dumps(
             {
                 **base,
@@ -108,6 +110,17 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
                 "tool_name": "Bash",
                 "tool_input": {"command": "make step7"},
                 "tool_use_id": "toolu_2",
+            }
+        ),  # fmt: skip
+        # the same call in a context the lesson is new to (a new session id every run): the full hook
+        "PreToolUse+inject": json.dumps(
+            {
+                **base,
+                "session_id": FRESH_SESSION,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "make step7"},
+                "tool_use_id": "toolu_3",
             }
         ),  # fmt: skip
         "Stop": json.dumps({**base, "hook_event_name": "Stop", "stop_hook_active": False}),
@@ -210,11 +223,12 @@ def measure(
     for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
         subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
     times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}
-    for _ in range(runs):
+    for run in range(runs):
         for name, command, data in jobs:
             if name.startswith(("UserPromptSubmit", "Stop")):
                 grow(session, transcript)
-            times[name].append(run_once(command, data, env))
+            fresh = data.replace(FRESH_SESSION, f"{FRESH_SESSION}-{time.time_ns()}-{run}")
+            times[name].append(run_once(command, fresh, env))
     stats = report(runs, times, list(baselines))
     venv_p95 = stats["venv python -I -S -c pass"][1]
     return {

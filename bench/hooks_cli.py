@@ -3,8 +3,9 @@ no-op hook (`python -I -S -c pass`, the venv's interpreter) timed by the same CL
 
 Each round runs two short sessions against the fake Messages API on 127.0.0.1, one with the checkout
 loaded as a plugin (`hooks/hooks.json`: the shell launcher, as a user gets it) and one whose settings
-wire the no-op hook to the same events. The scripted model makes four Bash calls — three that no
-lesson matches, then one a lesson matches — and answers. The CLI's debug output gives each hook's
+wire the no-op hook to the same events. The scripted model makes five Bash calls — three that no
+lesson matches, then two a lesson matches (the first injects it, the second finds it injected) — and
+answers. The CLI's debug output gives each hook's
 duration as it waited for it ("Hooks: PreToolUse:Bash [...] finished with status 0 (41ms)"). The
 project is set up as in `bench/hooks.py`: 40 lessons with triggers, a few queued learnings, a backlog
 transcript; a recent `.last-consolidation` keeps SessionEnd from starting a background dream.
@@ -42,7 +43,8 @@ from hooks import p50_p95, setup  # noqa: E402
 
 VENV_PYTHON = str(ROOT / ".venv" / "bin" / "python")
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
-CALLS = ("git status", "ls", "echo hi", "make step7")  # the last one a lesson matches
+CALLS = ("git status", "ls", "echo hi", "make step7", "make -j2 step7")  # a lesson matches the last two
+KINDS = ("PreToolUse", "PreToolUse", "PreToolUse", "PreToolUse+inject", "PreToolUse+lesson")
 FINISHED = re.compile(
     r"Hooks: (\w+)(?::\S+)? \[(.*)\](?: \(plugin [^)]*\))? finished with status (\d+) \((\d+)ms\)"
 )
@@ -102,11 +104,12 @@ def session(
 
 
 def label(runs: list[tuple[str, int, int]]) -> dict[str, list[int]]:
-    """Durations by hook; the last PreToolUse of a session is the call a lesson matches."""
+    """Durations by hook; the PreToolUse runs in the order of `CALLS` (a session that made other
+    calls is counted as plain PreToolUse)."""
     named: dict[str, list[int]] = {}
-    pretool = [i for i, (event, _, _) in enumerate(runs) if event == "PreToolUse"]
-    for i, (event, ms, _) in enumerate(runs):
-        name = "PreToolUse+lesson" if pretool and i == pretool[-1] and len(pretool) == len(CALLS) else event
+    pretool = iter(KINDS if sum(event == "PreToolUse" for event, _, _ in runs) == len(CALLS) else ())
+    for event, ms, _ in runs:
+        name = next(pretool, event) if event == "PreToolUse" else event
         named.setdefault(name, []).append(ms)
     return named
 
@@ -190,7 +193,14 @@ def report(
         f"{'':18} {'runs':>5} {'p50':>7} {'p95':>7}   {'no-op p50':>9} {'p95':>6}   {'÷ no-op p50':>11} {'p95':>7}"
     )
     ratios: dict[str, tuple[float, float]] = {}
-    for name in ("SessionStart", "UserPromptSubmit", "PreToolUse", "PreToolUse+lesson", "Stop"):
+    for name in (
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PreToolUse+lesson",
+        "PreToolUse+inject",
+        "Stop",
+    ):
         ours, base = times["consolidate"].get(name), noop.get(name.split("+")[0])
         if not ours or not base:
             print(f"{name:18} not seen")

@@ -103,6 +103,39 @@ def test_a_guarded_call_is_still_denied_and_a_matching_lesson_still_injected(tmp
     assert done.returncode == 0 and done.stdout == ""
 
 
+def test_a_lesson_already_injected_in_the_context_is_answered_from_the_manifest(tmp_path: Path) -> None:
+    project = guarded_project(tmp_path)
+    edit = {
+        "session_id": "s-1",
+        "cwd": str(project),
+        "tool_name": "Edit",
+        "tool_input": {"file_path": "src/a.py"},
+    }
+    done, names = launched_imports("PreToolUse", edit, project)
+    assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    assert "consolidate.hooks.entry" in names  # the first time: the full hook injects and marks it
+    done, names = launched_imports("PreToolUse", edit, project)
+    assert done.returncode == 0 and done.stdout == "" and sorted(names & SLOW) == []
+    subagent = {**edit, "agent_id": "a-7"}  # a subagent's context is a fresh one
+    done, _ = launched_imports("PreToolUse", subagent, project)
+    assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    from consolidate.hooks.dedup import SessionMarks
+
+    SessionMarks(state(), "s-1").reset()  # as a clear or a compact does: the context lost it
+    done, _ = launched_imports("PreToolUse", edit, project)
+    assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+    done, _ = launched_imports("PreToolUse", {**edit, "session_id": ""}, project)  # no context to dedupe by
+    assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+
+
+def test_a_guard_goes_to_the_full_hook_on_every_call(tmp_path: Path) -> None:
+    project = guarded_project(tmp_path)
+    for _ in range(2):
+        done, names = launched_imports("PreToolUse", call(project, "git push --force"), project)
+        assert json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+        assert "consolidate.hooks.entry" in names
+
+
 def _lie(store_dir: Path) -> None:
     """A manifest that says the store has no lessons."""
     data = json.loads((store_dir / manifest.MANIFEST_FILE).read_text())
