@@ -17,7 +17,7 @@ from pathlib import Path
 from ..plain import Frozen, Plain, replace
 from ..transcripts.lines import LineStats
 from ..transcripts.markers import find_markers
-from ..transcripts.records import normalize
+from ..transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS, normalize
 from ..transcripts.session import TranscriptFile, find_transcripts
 from ..transcripts.state import ScanState, iter_new_records, state_key
 from . import handoff, watchdog
@@ -37,6 +37,15 @@ if TYPE_CHECKING:
 TICK_DIR = "tick"
 FACTS_KEEP_SECONDS = 2 * 86400
 FAULT_ENV = "CONSOLIDATE_TICK_FAULT"  # tests: "after-enqueue" exits between the commit and the offsets
+# Lines a tick has no use for, passed over unparsed (their offsets still advance): progress and
+# attachment records — a live session writes tens of KB of them a turn (tool listings, prompt
+# snapshots) — and metadata records other than the titles the handoff keeps.
+_TITLES = tuple(f'"{kind}"'.encode() for kind in handoff.TITLE_KEYS)
+UNUSED_PREFIXES = (
+    *(p for p in METADATA_PREFIXES if not p.endswith(_TITLES)),
+    *(f'{{"type":{space}"{kind}"'.encode() for kind in ("api-request-shape", "api-request-blob") for space in ("", " ")),
+)  # fmt: skip
+UNUSED_MARKERS = (*PROGRESS_MARKERS, b'"attachment":{', b'"attachment": {')
 
 
 class TickResult(Plain):
@@ -188,7 +197,9 @@ def _read(
     """Read what the transcript gained (stopping once `allowance` bytes are read); the bytes read."""
     key = state_key(transcript.path)
     start = state.files[key].offset if key in state.files else 0
-    for raw in iter_new_records(transcript.path, state, stats):
+    for raw in iter_new_records(
+        transcript.path, state, stats, skip_prefixes=UNUSED_PREFIXES, skip_markers=UNUSED_MARKERS
+    ):
         entry = state.files[key]
         _absorb(raw, entry.data, transcript, config, found)
         if allowance is not None and entry.offset - start >= allowance:
