@@ -174,18 +174,18 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
     try:
         env, project, session, transcript = setup(base)
-        ratios: dict[str, list[float]] = {}
+        ratios: dict[str, list[tuple[float, float]]] = {}
         for _ in range(args.repeats):
-            for name, ratio in measure(
+            for name, pair in measure(
                 args.runs, env, project, session, transcript, args.launcher_only
             ).items():
-                ratios.setdefault(name, []).append(ratio)
+                ratios.setdefault(name, []).append(pair)
         if args.repeats > 1:
-            print(f"\np95 through the shell launcher ÷ p95 of venv python -I -S -c pass, {args.repeats} repeats of "
-                  f"{args.runs} rounds (min / median / max):")  # fmt: skip
-            for name, values in ratios.items():
+            print(f"\np50 and p95 through the shell launcher ÷ those of venv python -I -S -c pass, {args.repeats} "
+                  f"repeats of {args.runs} rounds (min / median / max):")  # fmt: skip
+            for name, pairs in ratios.items():
                 print(
-                    f"  {name:18} {min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
+                    f"  {name:18} p50 {_spread([p for p, _ in pairs])}   p95 {_spread([p for _, p in pairs])}"
                 )
         log = base / "state" / "hooks.log"
         print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
@@ -201,8 +201,9 @@ def measure(
     session: Session,
     transcript: Path,
     launcher_only: bool = False,
-) -> dict[str, float]:
-    """Round-robin: each round runs every baseline and every hook once, so load hits all alike."""
+) -> dict[str, tuple[float, float]]:
+    """Round-robin: each round runs every baseline and every hook once, so load hits all alike; the
+    p50 and p95 ratios of each hook through the shell launcher to the venv's `-I -S -c pass`."""
     venv_python = str(ROOT / ".venv" / "bin" / "python")
     script = str(ROOT / "consolidate" / "hooks" / "consolidate-hook.sh")
     launchers = {  # how each launcher runs one event
@@ -230,12 +231,16 @@ def measure(
             fresh = data.replace(FRESH_SESSION, f"{FRESH_SESSION}-{time.time_ns()}-{run}")
             times[name].append(run_once(command, fresh, env))
     stats = report(runs, times, list(baselines))
-    venv_p95 = stats["venv python -I -S -c pass"][1]
+    venv_p50, venv_p95 = stats["venv python -I -S -c pass"]
     return {
-        name.split("|")[0]: p95 / venv_p95
-        for name, (_, p95) in stats.items()
+        name.split("|")[0]: (p50 / venv_p50, p95 / venv_p95)
+        for name, (p50, p95) in stats.items()
         if name.endswith("|sh launcher")
     }
+
+
+def _spread(values: list[float]) -> str:
+    return f"{min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
 
 
 def grow(session: Session, transcript: Path) -> None:
