@@ -36,6 +36,18 @@ class Plain:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.FIELDS)
         return f"{type(self).__name__}({shown})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Copied and pickled slot by slot, whatever `__init__` takes (and frozen or not)."""
+        names = [n for c in type(self).__mro__ for n in getattr(c, "__slots__", ()) if hasattr(self, n)]
+        return (_rebuild, (type(self), {name: getattr(self, name) for name in names}))
+
+
+def _rebuild(cls: type[P], state: dict[str, Any]) -> P:
+    value = object.__new__(cls)
+    for name, item in state.items():
+        object.__setattr__(value, name, item)
+    return value
+
 
 class Frozen(Plain):
     """A value that cannot change once made (its `__init__` sets fields with `_set`), hashable."""

@@ -52,6 +52,16 @@ def call(project: Path, command: str, **extra: object) -> dict[str, object]:
     }
 
 
+def edit_call(project: Path) -> dict[str, object]:
+    """An Edit under src/: the ADVICE lesson matches it."""
+    return {
+        "session_id": "s-1",
+        "cwd": str(project),
+        "tool_name": "Edit",
+        "tool_input": {"file_path": "src/a.py"},
+    }
+
+
 def _modules(stderr: str) -> set[str]:
     return {line.rsplit("|", 1)[1].strip() for line in stderr.splitlines() if line.startswith("import time:") and "|" in line} - {"imported package"}  # fmt: skip
 
@@ -91,12 +101,7 @@ def test_a_guarded_call_is_still_denied_and_a_matching_lesson_still_injected(tmp
     assert done.returncode == 0
     answer = json.loads(done.stdout)["hookSpecificOutput"]
     assert answer["permissionDecision"] == "deny" and "Never force-push" in answer["permissionDecisionReason"]
-    edit = {
-        "session_id": "s-1",
-        "cwd": str(project),
-        "tool_name": "Edit",
-        "tool_input": {"file_path": "src/a.py"},
-    }
+    edit = edit_call(project)
     done, _ = launched_imports("PreToolUse", edit, project)
     assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     done, _ = launched_imports("PreToolUse", edit, project)  # once per context
@@ -105,12 +110,7 @@ def test_a_guarded_call_is_still_denied_and_a_matching_lesson_still_injected(tmp
 
 def test_a_lesson_already_injected_in_the_context_is_answered_from_the_manifest(tmp_path: Path) -> None:
     project = guarded_project(tmp_path)
-    edit = {
-        "session_id": "s-1",
-        "cwd": str(project),
-        "tool_name": "Edit",
-        "tool_input": {"file_path": "src/a.py"},
-    }
+    edit = edit_call(project)
     done, names = launched_imports("PreToolUse", edit, project)
     assert "Run the linter" in json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
     assert "consolidate.hooks.entry" in names  # the first time: the full hook injects and marks it
