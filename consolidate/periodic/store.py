@@ -21,7 +21,7 @@ import os
 from contextlib import suppress
 from pathlib import Path
 
-from ..fsutil import atomic_write, sha256_hex
+from ..fsutil import atomic_write
 from ..settings import memory_key
 
 TYPE_CHECKING = False  # not `typing`: the hooks import this module
@@ -52,7 +52,9 @@ def read_summary(folder: Path) -> dict[str, Any] | None:
 def write_pending(folder: Path, plan_json: str, summary: dict[str, Any]) -> dict[str, Any]:
     """Replace the pending plan: the new plan, the summary that names it, then the old plan goes."""
     data = plan_json.encode("utf-8")
-    name = f"plan-{sha256_hex(data)[:12]}.json"
+    import hashlib  # here: a plan can be large, and the hooks that read this module never write one
+
+    name = f"plan-{hashlib.sha256(data).hexdigest()[:12]}.json"
     atomic_write(folder / name, data)
     summary = {**summary, "plan_file": name}
     atomic_write(folder / SUMMARY_FILE, (json.dumps(summary, indent=1, ensure_ascii=False) + "\n").encode())
