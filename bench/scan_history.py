@@ -8,6 +8,7 @@ the project's CLAUDE.md. Labels and verdicts: consolidate/evaluate/labels/. Need
     python bench/scan_history.py                      # tspec and zc-ring-x1
     python bench/scan_history.py --show               # every ADD with its verdict and what it points at
     python bench/scan_history.py --write-verdicts     # regenerate consolidate/evaluate/labels/verdicts.md
+    python bench/scan_history.py --against-cut        # tuned-on sessions at once against the cut's CLAUDE.md
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from consolidate.discover.candidates import pointer_line
 from consolidate.evaluate.history_labels import LABELS_DIR, load_labels
-from consolidate.evaluate.history_run import HistoryResult, rule_split, run_history, summary
+from consolidate.evaluate.history_run import HistoryResult, restatements, rule_split, run_history, summary
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 NAMES = ("tspec", "zc-ring-x1")
@@ -79,9 +80,23 @@ def main() -> None:
     parser.add_argument("--split", choices=("dev", "heldout"), help="show only this part")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write-verdicts", action="store_true")
+    parser.add_argument(
+        "--against-cut",
+        action="store_true",
+        help="tspec's tuned-on sessions against the CLAUDE.md of the cut",
+    )
     args = parser.parse_args()
     if not args.corpus.is_dir():
         sys.exit(f"no corpus at {args.corpus}")
+    if args.against_cut:
+        with tempfile.TemporaryDirectory() as tmp:
+            written, aside = restatements(load_labels("tspec"), args.corpus, Path(tmp))
+        print(f"written {len(written)}, set aside as already recorded {len(aside)}")
+        for line in written:
+            print(f"  written: {line}")
+        for line in aside:
+            print(f"  aside:   {line}")
+        return
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in [args.only] if args.only else NAMES:

@@ -125,8 +125,9 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
-    from .existing import compare, statements
+    from .existing import Match, compare, statements
     from .quality import rejection_reason
+    from .samerule import Memory
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     signals = [s for s in signals if s.kind != ECHO_KIND]
@@ -142,6 +143,7 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
             continue
         kept.append(to_candidate(signal))
     known = statements(memory)
+    meaning: Memory | None = None  # read only when a candidate needs it
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
@@ -152,6 +154,12 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
+        if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
+            if meaning is None:
+                meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
+            restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
+            if restated is not None:
+                match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)

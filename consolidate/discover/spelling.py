@@ -80,11 +80,34 @@ def _adjacent(a: str, b: str) -> bool:
 
 def corrected(text: str) -> str:
     """`text` with each word that is one neighbouring key off a verb rules start with spelt right
-    ("Amemd" -> "Amend"); words of five letters or more only, case kept, code spans untouched."""
+    ("Amemd" -> "Amend"); words of five letters or more only, case kept, code spans untouched. The
+    word a rule starts with may be shorter or inflected: it is the instruction's verb ("Uswd `x`
+    cmds" -> "Use `x` cmds", "Usss" is left alone: two keys off)."""
     parts = re.split(r"(`[^`\n]*`)", text)
     for index in range(0, len(parts), 2):
         parts[index] = _LETTERS.sub(_fix_word, parts[index])
+    lead = _LEAD_WORD.match(parts[0])
+    if lead:
+        verb = _verb_of(lead[1].lower())
+        if verb:
+            parts[0] = parts[0][: lead.start(1)] + verb.capitalize() + parts[0][lead.end(1) :]
     return "".join(parts)
+
+
+_LEAD_WORD = lazy(r"^\s*([^\W\d_]{3,})\b")
+
+
+def _verb_of(word: str) -> str:
+    """The rule verb a leading word is a one-key typo of, in any of its forms (use, uses, used)."""
+    if _known_word(word) or word in _VERB_FORMS:
+        return ""
+    for verb in _VERBS:
+        for form in _forms(verb):
+            if len(form) == len(word) >= 4 and form[0] == word[0]:
+                diff = [(x, y) for x, y in zip(word, form, strict=True) if x != y]
+                if len(diff) == 1 and _adjacent(*diff[0]):
+                    return verb
+    return ""
 
 
 def _fix_word(match: re.Match[str]) -> str:
@@ -101,3 +124,11 @@ def _fix_word(match: re.Match[str]) -> str:
 
 
 _VERBS = tuple(_RULE_VERB.pattern.split("|"))
+
+
+def _forms(verb: str) -> tuple[str, str, str, str]:
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return verb, verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s"), stem + "ed", stem + "ing"
+
+
+_VERB_FORMS = frozenset(form for verb in _VERBS for form in _forms(verb))

@@ -47,6 +47,8 @@ _MODAL = lazy(
     r"\b(?:we|you) (?:really |probably |definitely )?(?:should|must|need to|have to|ought to)\b|"
     r"\bshould (?:always|never)\b|\bmust\b|\bmake sure\b|\bneeds? to\b|\bshould be\b|"
     r"\byou (?:can'?t|cannot|mustn'?t)\b|надо|нужно|должн\w*|следует|应该|必须|要|需要|"
+    r"\b(?:messages?|subjects?|commits?|branch(?:es)?|names?|versions?|tags?|titles?|pull requests?|prs?|"
+    r"changelogs?|entries|lines?|bodies|body)\s+(?:should|must|need to|have to)\b|"
     r"\b(?:gerek\w*|lazım|\w+(?:malı|meli)\w*)\b",
     re.IGNORECASE,
 )
@@ -117,7 +119,86 @@ def features(text: str) -> int:
     modal = lexicon.has_any(masked, _MODAL_KEYS) and _LMODAL.search(masked)
     general = lexicon.has_any(masked, _GENERAL_KEYS) and _LGENERAL.search(masked)
     order = lexicon.has_any(masked, _ORDER_KEYS) and _LORDER.search(masked) and _LDIRECTIVE.search(masked)
-    return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked))
+    steps = 2 * bool(workflow_rule(text))  # a procedure the user lays out step by step
+    return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked)) + steps
+
+
+_STEP = lazy(r"^\s{0,3}(?:\d{1,2}[.)]|[-*])\s+(?P<step>\S[^\n]{2,160})$", re.MULTILINE)
+_PROCEDURE_LEAD = lazy(
+    r"^(?P<lead>[^\n]{3,160}?)(?:\s+(?:is|are)\s+done|\s+works?)?\s*(?:like this|this way|as follows|"
+    r"in (?:this|that) order|(?:the )?(?:workflow|process|procedure|steps?)(?: (?:is|are))?)?\s*:\s*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+_PROCEDURE_CUE = lazy(
+    r"\b(?:like this|this way|as follows|in (?:this|that) order|workflow|process|procedure|steps?|is done|"
+    r"are done|when|whenever|before|after|to (?:merge|release|deploy|publish|start|finish|commit))\b",
+    re.IGNORECASE,
+)
+_STEP_VERB = lazy(
+    r"^(?:then\s+)?(?:you\s+|we\s+|i\s+)?(?:\w+\s+)?(?:and\s+)?(?:run|use|push|pull|open|create|merge|"
+    r"rebase|delete|remove|commit|tag|bump|update|add|write|review|check|test|build|install|wait|ask|"
+    r"squash|move|make|fetch|switch|close|release|publish|deploy|amend|approve|edit|start|finish|"
+    r"set|clean|verify|mark|name|record|note|post|send|sync|reset|revert|stop)\w*\b",
+    re.IGNORECASE,
+)
+_LEAD_FILLER = lazy(r"^\s*(?:no|nope|ok|okay|actually|well|fyi|note|so)\b[,.:!]?\s*", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1024)
+def workflow_rule(text: str) -> str:
+    """A procedure laid out as a list after a lead-in ("Merging is done like this:\n1. push the
+    branch\n2. open a PR …") as one rule: "When merging: push the branch, open a PR, …, then …".
+    "" unless there are two to eight steps, each an action, under a lead-in that names a procedure."""
+    if "\n" not in text or len(text) > 1500:
+        return ""
+    masked = mask_code(text) if "```" in text else text
+    for lead in _PROCEDURE_LEAD.finditer(masked):
+        if not _PROCEDURE_CUE.search(lead.group(0)) or lead.group(0).rstrip().endswith("?:"):
+            continue
+        rest = masked[lead.end() :].lstrip("\n")
+        steps = []
+        for line in rest.splitlines():
+            found = _STEP.match(line)
+            if not found:
+                break
+            steps.append(found["step"].strip().rstrip(".;,"))
+        if not 2 <= len(steps) <= 8 or any(s.endswith("?") or not _STEP_VERB.match(s) for s in steps):
+            continue
+        condition = _procedure_condition(lead["lead"])
+        said = (
+            ", ".join(_as_step(s) for s in steps[:-1]) + ", then " + _as_step(steps[-1]).removeprefix("then ")
+        )
+        return f"When {condition}: {said}." if condition else said[0].upper() + said[1:] + "."
+    return ""
+
+
+def _procedure_condition(lead: str) -> str:
+    """ "No, merging is done like this" -> "merging"; "When a feature is done we do it this way" ->
+    "a feature is done"."""
+    lead = _LEAD_FILLER.sub("", lead.strip())
+    lead = re.sub(r",?\s+(?:we do it|we do|do it|it'?s done)$", "", lead, flags=re.I)
+    lead = re.sub(r"^(?:when|whenever|for|to)\s+", "", lead.strip(" ,"), flags=re.I)
+    lead = re.sub(r"\s+(?:the )?(?:workflow|process|procedure|steps?)$", "", lead, flags=re.I)
+    return lead.strip(" ,:") if 1 <= len(lead.split()) <= 8 else ""
+
+
+def _as_step(step: str) -> str:
+    """One step as an instruction: "you delete the branch" -> "delete the branch"; "I review and
+    merge it" -> "the user reviews and merges it"."""
+    step = re.sub(
+        r"^(?:then\s+)?(?:you|we)\s+", lambda m: "then " if "then" in m.group(0) else "", step, flags=re.I
+    )
+    mine = re.match(r"^(then\s+)?i\s+(\w+)(?:\s+and\s+(\w+))?\b", step, re.IGNORECASE)
+    if mine:
+        verbs = " and ".join(_third(v) for v in (mine[2], mine[3]) if v)
+        step = f"{mine[1] or ''}the user {verbs}{step[mine.end() :]}"
+    return step[0].lower() + step[1:] if step[:1].isupper() and not step[1:2].isupper() else step
+
+
+def _third(verb: str) -> str:
+    if verb.endswith(("s", "sh", "ch", "x")):
+        return verb + "es"
+    return verb[:-1] + "ies" if verb.endswith("y") and verb[-2:-1] not in "aeiou" else verb + "s"
 
 
 def names_action(text: str, use: ToolUse | None) -> bool:
@@ -274,10 +355,12 @@ def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> 
 
 def carried(turn: Turn) -> bool:
     """A turn no phrase marked stands only when the dialogue says so: the reply concedes or promises,
-    or the user states it as information for the assistant."""
+    or the user states it as information for the assistant, or lays out a procedure step by step that
+    the reply acknowledges."""
     if not turn.soft:
         return True
-    if not (turn.reply.strength == 2 or turn.reply.commitment or _INFORMS.match(turn.text)):
+    laid_out = bool(workflow_rule(turn.text)) and turn.reply.strength >= 1  # a procedure, acknowledged
+    if not (laid_out or turn.reply.strength == 2 or turn.reply.commitment or _INFORMS.match(turn.text)):
         return False
     return not _PRODUCT.search(turn.text)  # how the program should behave is a feature request, not a rule
 
@@ -326,7 +409,7 @@ def judge(turn: Turn) -> tuple[str, int]:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
         return memory_object(turn), score
     restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
-    principle = third_person(turn.principle or rule_sentence(turn.text))
+    principle = third_person(turn.principle or workflow_rule(turn.text) or rule_sentence(turn.text))
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):
         principle = restated  # "I'll remind you to amend .claude/ after each commit" beats "remind me"
     elif not principle and restated and turn.reply.strength == 2 and not turn.soft:

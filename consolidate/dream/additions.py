@@ -18,6 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
+from ..discover.samerule import Memory, restating_entries
 from ..models import Candidate, Layer
 from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
@@ -165,6 +166,7 @@ class _State:
         self.result = Additions()
         self.entries = remembered(snapshot)
         self.by_layer: dict[str, Index] = {}
+        self.meanings: dict[str, Memory] = {}
         self.everything = Index(e.whole for e in self.entries)
         self.names = set(snapshot.tree.files)
         self.taken = set(claimed)
@@ -198,12 +200,13 @@ class _State:
         left: list[str] = []  # places past the ADD cap
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
+            scope = layer if len(places) > 1 else None
             matched = (
-                None
+                self._restated(placed, scope)
                 if number == 0 and target is not None
-                else self._recorded(placed, layer if len(places) > 1 else None)
+                else self._recorded(placed, scope)
             )
-            if number == 0 and target is not None:
+            if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:
                 drafts.append(self._add(placed, skipped=matched))
@@ -248,10 +251,21 @@ class _State:
         index, pool = self._index(layer)
         score, position = index.covering(text)
         if score < RECORDED:
-            return None
+            return self._restated(candidate, layer)
         entry = pool[position]
         # The principle itself must be said, not only its trigger and title.
-        return entry if coverage(words(candidate.principle), index.said[position].words) >= RECORDED else None
+        if coverage(words(candidate.principle), index.said[position].words) >= RECORDED:
+            return entry
+        return self._restated(candidate, layer)
+
+    def _restated(self, candidate: Candidate, layer: str | None) -> Remembered | None:
+        """The entry that states the candidate's rule in other words (`discover.samerule`)."""
+        _, pool = self._index(layer)
+        key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
+        if key not in self.meanings:
+            self.meanings[key] = restating_entries([(e.file, e.section, e.whole) for e in pool])
+        found = self.meanings[key].restating(candidate.principle)
+        return pool[found.unit.members[0]] if found is not None else None
 
     def _index(self, layer: str | None) -> tuple[Index, list[Remembered]]:
         if layer is None:

@@ -164,6 +164,22 @@ def run_window(
     return candidates, adds  # the principles of the learnings the plan writes
 
 
+def restatements(labels: Labels, corpus: Path, workdir: Path) -> tuple[list[str], list[str]]:
+    """Every session of the tuned-on part dreamed at once against the CLAUDE.md of the cut (which
+    holds every rule those sessions taught): (the learnings the plan would still write, the ones it
+    sets aside as already recorded). Each written one restates a rule or is new to that version."""
+    root = corpus / labels.corpus
+    versions = read_history(root / labels.history)
+    cut = _version(versions, labels.heldout_after)
+    if cut is None:
+        return [], []
+    memory = _memory_at(root / labels.history, versions, cut, labels.memory_file)
+    window = Window(None, cut.time, memory, "dev", "tuned-on sessions against the cut")
+    candidates, written = run_window(window, labels, corpus, workdir, [])
+    said = {" ".join(c.principle.split()) for c in candidates}
+    return written, sorted(said - set(written))
+
+
 def talk_anchors(folder: Path, times: dict[Moment, datetime] | None = None) -> dict[tuple[str, str], str]:
     """(session, record uuid) -> the uuid of the user's turn (typed text or rejection) it answers; `times`
     gets when each user turn was said."""

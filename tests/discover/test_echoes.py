@@ -176,6 +176,12 @@ def test_a_condition_after_a_swap_is_not_negated() -> None:
         ("a smart start", "a smart start"),  # one key off, but not a neighbouring key: a real word
         ("keep `amemd` as typed in code", "keep `amemd` as typed in code"),
         ("Use the tests", "Use the tests"),
+        ("Uswd `make` cmds when possible", "Use `make` cmds when possible"),  # the verb a rule starts with
+        ("Pysh the tag after the release", "Push the tag after the release"),
+        ("Used `make` for builds", "Used `make` for builds"),  # a real form of the verb
+        ("Uses the cache", "Uses the cache"),
+        ("Same as before", "Same as before"),
+        ("the uswd flag", "the uswd flag"),  # only the first word is the instruction's verb
     ],
 )
 def test_a_verb_one_key_off_is_spelt_right(typed: str, meant: str) -> None:

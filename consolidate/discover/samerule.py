@@ -1,0 +1,531 @@
+"""Is a rule already remembered in other words? Matching by meaning, not by shared words alone.
+
+A careful reader sees that "Don't install it until after it passes its tests" is the rule "After code
+changes pass tests, immediately install the new version" by what they are about and what they say:
+
+- the same *anchors*: the commands, flags, paths and names in backticks, compared by their shape
+  (`[12],[14]` is `[1],[2]`; `0.10.0-dev` is `X.Y.Z-dev`); an anchor the remembered rule lacks is
+  something new, so the candidate is never a restatement (it may be an update);
+- the same *content*, word by word up to inflection (a Snowball stemmer: installation / install,
+  merging / merge, preservation / preserve), a typo (rapidfuzz), or a synonym of the small general
+  vocabulary of rules (immediately / ASAP, remove / delete, create / add); weighted, so rare words
+  count more than the ones every rule uses and fillers ("need", "definitely") count little;
+- the same *polarity*: one text negating what the other asserts is a contradiction, not a restatement
+  ("don't X until Y" orders X after Y, it does not forbid X);
+- the *context* the rule is stated in: its section heading ("Git Operations Claude Cannot Perform"
+  says what its items mean) and, for a list, the lead-in and its sibling items (a workflow written as
+  numbered steps is one rule).
+
+`Memory` holds the remembered units (each statement, and each list with its lead-in) and answers
+`restating(principle)`: the unit that already states the rule, or None. Offline, no model.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+from rapidfuzz import fuzz, process
+
+from ..lazyre import lazy
+from .text import STOPWORDS, language
+
+SAME = 0.78  # weighted share of the candidate's content a unit must say to state the rule
+SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
+SAME_ANCHORED = 0.65  # enough when a code span of the same shape is in both (`[12],[14]`, `[1],[2]`)
+MIN_CONTENT = 3  # fewer content words than this is too little to judge by
+_TYPO = 90  # rapidfuzz ratio for two words of at least 5 letters to be one word mistyped
+_CODE = lazy(r"`([^`\n]+)`")
+_WORD = lazy(r"[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_CJK_RUN = lazy(r"[\u3400-\u9fff]+")
+_HEADING = lazy(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+_LIST_ITEM = lazy(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
+_FIRST_STEP = lazy(r"^\s*1[.)]\s+")
+_LEAD_IN = lazy(r"[:：]\**\s*$")
+_SKIP_LINE = lazy(r"^\s*(?:```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
+_UNTIL = lazy(
+    r"\b(?:don'?t|do not|never|not)\s+((?:[\w`./-]+\s+){0,4}?)(?:until|before|unless)\b", re.IGNORECASE
+)
+_NEGATION = lazy(
+    r"\b(?:don'?t|do not|does not|doesn'?t|never|not|no|cannot|can'?t|must not|mustn'?t|should not|"
+    r"shouldn'?t|won'?t|avoid|without|instead of|rather than)\b|не\b|нельзя|никогда|不要|别|不|yerine|değil",
+    re.IGNORECASE,
+)
+_FORBIDDING_HEADING = lazy(
+    r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.IGNORECASE
+)
+# The reason a rule gives ("so that …", "because …", ", this provides …") weighs less than the rule.
+_REASON = lazy(
+    r"\b(?:because|since|so that|so we|so the|so it|as it|which|this (?:provides|gives|makes|way|means|is)|"
+    r"otherwise|to make sure|in order to)\b|[—–]|\s-\s",
+    re.IGNORECASE,
+)
+REASON_WEIGHT = 0.4
+FILLER_WEIGHT = 0.2
+ANCHOR_WEIGHT = 2.0  # a command, flag or name in backticks that is more than one word says more than a word
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+# Words every rule uses: they count little toward saying the same thing.
+_FILLER = _split(
+    """
+    need needs needed make makes made sure definitely really always every everything thing things way get
+    gets got go going want wants like also still ever even whenever time times new one ones each important
+    importantly properly correctly good better best should must shall done doing work working use using
+    used run running put able via per step steps first then next later now
+    """
+)
+# Words that carry no content of their own (beyond the shared stop words).
+_FUNCTION = frozenset(
+    _split(
+        """
+        because until unless since though although whether don doesn didn isn aren wasn won shouldn it its
+        we our us etc actually basically simply instead
+        """
+    )
+)
+# General synonyms of rules about software work (never one project's phrases): each group is one meaning.
+_SYNONYMS = (
+    "immediately asap promptly soon sooner",
+    "remove delete drop strip erase",
+    "create add write",
+    "bump increment raise increase",
+    "preserve keep kept retain maintain",
+    "info information data content contents details",
+    "docs documentation readme doc",
+    "error failure fail fails failing broken break breaks",
+    "change changes modification modify edit edits",
+    "check verify validate confirm ensure",
+    "install installation reinstall",
+    "start begin beginning starting",
+    "finish complete completion end",
+    "mention say state tell",
+    "before prior earlier",
+    "after once following",
+    "test tests testing",
+    "permit allow let",
+    "perform do carry",
+)
+
+
+@lru_cache(maxsize=4)
+def _stemmer(lang: str) -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer({"ru": "russian", "tr": "turkish"}.get(lang, "english"))
+
+
+@lru_cache(maxsize=4)
+def _stem_of(lang: str) -> Callable[[str], str]:
+    """The stemmer of a language as a function, remembering every word it stemmed (the Snowball
+    stemmers are pure Python: a memory of thousands of entries repeats the same few thousand words)."""
+    return lru_cache(maxsize=65536)(_stemmer(lang).stemWord)
+
+
+def _synonym_map() -> dict[str, str]:
+    stem = _stemmer("en").stemWord
+    found: dict[str, str] = {}
+    for group in _SYNONYMS:
+        members = group.split()
+        for member in members:
+            found.setdefault(stem(member), stem(members[0]))
+    return found
+
+
+_SYN = _synonym_map()
+_FILLER_STEMS = frozenset(_SYN.get(s, s) for s in map(_stemmer("en").stemWord, _FILLER))
+
+
+def shape(code: str) -> str:
+    """A code span as compared: lower-cased, numbers and one-letter placeholders made one ("0.10.0-dev"
+    and "X.Y.Z-dev", "[12],[14]" and "[1],[2]"), `<placeholders>` made one, spaces squeezed."""
+    text = re.sub(r"<[^<>\s]{1,40}>", "<>", code.strip())
+    text = re.sub(r"(?<![A-Za-z])[XYZN](?![A-Za-z])", "0", text)
+    text = re.sub(r"\d+", "0", text.lower())
+    return " ".join(text.split())
+
+
+def _anchor_words(code: str) -> set[str]:
+    """The words of a code span that name something (`cargo fmt --check`: cargo, fmt, check;
+    `.claude/*`: claude)."""
+    return {w for w in _WORD.findall(code.lower()) if len(w) >= 2 and not w.isdigit()}
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text as compared: stems of its content words (synonyms folded), its anchors (code shapes
+    and the words of its code spans) and its negated stems."""
+
+    stems: frozenset[str]
+    anchors: frozenset[str]
+    anchor_words: frozenset[str]
+    negated: frozenset[str]
+    negated_anchors: frozenset[str]
+    words: tuple[str, ...]  # the content words as written (lower-cased), for typo tolerance
+    reason: frozenset[str] = frozenset()  # stems said only in the reason the rule gives
+    anchor_stems: frozenset[str] = frozenset()  # stems of the words of its code spans
+    values: frozenset[tuple[str, str]] = frozenset()  # (shape, code as written) of each code span
+    flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
+
+
+@lru_cache(maxsize=32768)
+def read(text: str) -> Text:
+    """How `text` is compared (see `Text`)."""
+    codes = _CODE.findall(text)
+    plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
+    lang = language(plain)
+    stem = _stem_of(lang)
+    lowered = phrased(plain.lower())
+    found: set[str] = set()
+    written: list[str] = []
+    cut = _REASON.search(lowered)
+    rule_part = lowered[: cut.start()] if cut and cut.start() > 8 else lowered
+    in_rule: set[str] = set()
+    for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
+        for word in _WORD.findall(_CJK_RUN.sub(" ", part)):
+            word = word.replace("’", "'")
+            word = word.split("'")[0] if word.endswith(("'s", "'t")) else word
+            if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
+                continue
+            base = stem(word)
+            base = _SYN.get(base, base)
+            found.add(base)
+            if number == 0:
+                in_rule.add(base)
+            written.append(word)
+    for run in _CJK_RUN.findall(lowered):
+        found.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else found.add(run)
+    anchors = {shape(c) for c in codes if shape(c)}
+    words: set[str] = set()
+    for code in codes:
+        words |= _anchor_words(code)
+    return Text(
+        frozenset(found),
+        frozenset(anchors),
+        frozenset(words),
+        *_negated(text, stem),
+        tuple(written),
+        frozenset(found - in_rule),
+        frozenset(_SYN.get(b, b) for b in (stem(w) for w in words)),
+        frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
+        " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
+    )
+
+
+def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
+    """Stems and code shapes a negation reaches: a negated verb ("do not defer installation" negates
+    deferring), the object of a verb that only carries it ("never use bare `cargo test`"), the words
+    after "instead of", "without", "no". "Don't X until Y" is left out: it orders X after Y."""
+    codes: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        codes.append(shape(match.group(1)))
+        return f" \x00{len(codes) - 1} "
+
+    lowered = _CODE.sub(hold, text.lower())
+    lowered = phrased(lowered)
+    found: set[str] = set()
+    shapes: set[str] = set()
+    for match in _NEGATION.finditer(lowered):
+        clause = _CLAUSE_END.split(lowered[match.end() : match.end() + 80], maxsplit=1)[0]
+        tail = [w for w in _TAIL.findall(clause) if w not in STOPWORDS][:4]
+        if not tail:
+            continue
+        if _VERB_NEGATION.fullmatch(match.group(0)) and not tail[0].startswith("\x00"):
+            reach = tail[1:3] if stem(tail[0]) in _CARRIERS else tail[:1]  # type: ignore[operator]
+        else:
+            reach = tail[:3]
+        for word in reach:
+            if word.startswith("\x00"):
+                shapes.add(codes[int(word[1:])])
+                continue
+            base = stem(word)  # type: ignore[operator]
+            found.add(_SYN.get(base, base))
+    return frozenset(found), frozenset(shapes)
+
+
+_CLAUSE_END = lazy(r"[(),;:.!?—–]|\s-\s|\b(?:but|and then|because|since|so)\b")
+_PHRASES = (
+    (lazy(r"\b(?:right away|straight away|as soon as possible|at once|without delay)\b"), " immediately "),
+    (lazy(r"\bprior to\b"), " before "),
+    (lazy(r"\buntil after\b"), " until "),
+    (lazy(r"^\s*once\b|(?<=[,;:] )once\b"), " after "),
+)
+
+
+def phrased(lowered: str) -> str:
+    """Phrases of one meaning said one way: "right away" is "immediately", a leading "once" is
+    "after", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
+    for pattern, replacement in _PHRASES:
+        lowered = pattern.sub(replacement, lowered)
+    return _UNTIL.sub(lambda m: m.group(1) + " only after ", lowered)
+
+
+_TAIL = lazy(r"\x00\d+|[^\W_]+(?:['’][^\W_]+)?", re.UNICODE)
+_VERB_NEGATION = lazy(
+    r"don'?t|do not|does not|doesn'?t|never|not|cannot|can'?t|must not|mustn'?t|should not|shouldn'?t|won'?t|"
+    r"не|不要|别|不",
+    re.IGNORECASE,
+)
+_CARRIERS = frozenset({"use", "run", "call", "do", "make", "have", "let", "bare", "ever"})
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A remembered statement as compared: its text, its section, and the statements it stands for
+    (one, or a list with its lead-in)."""
+
+    text: str
+    heading: str
+    members: tuple[int, ...]
+
+    @property
+    def group(self) -> bool:
+        return len(self.members) > 1
+
+
+@dataclass(frozen=True)
+class Restated:
+    unit: Unit
+    score: float
+
+
+class Memory:
+    """Remembered statements, each with its heading, in the order they are written; consecutive list
+    items after a lead-in ("On completion:") also form one unit with it."""
+
+    def __init__(self, statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]] = ()) -> None:
+        self.statements = list(statements)
+        self.units = [Unit(text, heading, (i,)) for i, (heading, text) in enumerate(self.statements)]
+        for members in groups:
+            if len(members) > 1:
+                first = self.statements[members[0]]
+                text = "\n".join(self.statements[i][1] for i in members)
+                self.units.append(Unit(text, first[0], tuple(members)))
+        said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
+        self._weights = _weights([own.stems | context.stems for own, context in said])
+        self._by_stem: dict[str, list[int]] = {}
+        for position, (own, context) in enumerate(said):
+            for key in own.stems | context.stems | own.anchor_words:
+                self._by_stem.setdefault(key, []).append(position)
+
+    @classmethod
+    def of_texts(cls, texts: Iterable[str]) -> Memory:
+        """Units of Markdown texts: each line or list item under its heading; a lead-in line ending
+        in ':' and the list right after it are also one unit, and so is a numbered list."""
+        statements: list[tuple[str, str]] = []
+        groups: list[list[int]] = []
+        for text in texts:
+            heading, fence, lead = "", False, -1
+            for line in text.splitlines():
+                if line.lstrip().startswith(("```", "~~~")):
+                    fence = not fence
+                    continue
+                if fence or not line.strip() or _SKIP_LINE.match(line):
+                    continue
+                found = _HEADING.match(line)
+                if found:
+                    heading, lead = found.group(1), -1
+                    continue
+                item = _LIST_ITEM.match(line)
+                body = _LIST_ITEM.sub("", line).strip()
+                statements.append((heading, body))
+                index = len(statements) - 1
+                if item and lead >= 0:
+                    groups[-1].append(index)
+                elif _FIRST_STEP.match(line) if item else _LEAD_IN.search(body):  # a numbered list too
+                    lead = index
+                    groups.append([index])
+                elif not item:
+                    lead = -1
+        return cls(statements, groups)
+
+    def restating(self, principle: str) -> Restated | None:
+        """The unit that already states the rule `principle` says, or None."""
+        said = read(principle)
+        if len(said.stems - said.anchor_stems) + len(said.anchors) < MIN_CONTENT:
+            return None
+        best: Restated | None = None
+        for position in self._sharing(said):
+            unit = self.units[position]
+            needed = SAME_GROUP if unit.group else SAME
+            if _shares_shape(said, read(unit.text)):
+                needed = min(needed, SAME_ANCHORED)
+            score = self.says(said, unit, needed)
+            if score >= needed and (best is None or score > best.score):
+                best = Restated(unit, score)
+        return best
+
+    def extended(self, principle: str) -> Restated | None:
+        """The statement whose whole rule `principle` says, and more (it names something the
+        statement does not): the rule it updates. None when it only restates one, or none."""
+        said = read(principle)
+        if len(said.stems - said.anchor_stems) + len(said.anchors) < MIN_CONTENT:
+            return None
+        own = Unit(principle, "", ())
+        best: Restated | None = None
+        for position in self._sharing(said):
+            unit = self.units[position]
+            known = read(unit.text)
+            if unit.group or len(known.stems - known.anchor_stems) + len(known.anchors) < MIN_CONTENT:
+                continue
+            score = self.says(known, own, SAME)
+            if score >= SAME and self.says(said, unit, SAME) < SAME and (best is None or score > best.score):
+                best = Restated(unit, score)
+        return best
+
+    def _sharing(self, said: Text) -> list[int]:
+        """The units that share two stems or code words with `said`: the only ones worth comparing."""
+        sharing: dict[int, int] = {}
+        for key in said.stems | said.anchor_words:
+            for position in self._by_stem.get(key, ()):
+                sharing[position] = sharing.get(position, 0) + 1
+        return sorted(p for p, n in sharing.items() if n >= 2)
+
+    def says(self, said: Text, unit: Unit, needed: float = 0.0) -> float:
+        """How much of `said` the unit states, weighted; 0.0 when it misses an anchor of `said` or
+        the polarity is opposed. Typos are looked for only when they could lift the share to
+        `needed` (a share below `needed` may then be lower than with them)."""
+        known = read(unit.text)
+        context = read(unit.heading) if unit.heading else None
+        if not _anchors_said(said, known) or _values_differ(said, known):
+            return 0.0
+        if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
+            return 0.0
+        vocabulary = known.stems | (context.stems if context else frozenset())
+        total = covered = 0.0
+        for anchor in said.anchors:  # every anchor is said, or the unit was refused above
+            weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
+            total += weight
+            covered += weight
+        unsaid: list[tuple[str, float]] = []
+        for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
+            weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
+            total += weight
+            if stem in vocabulary:
+                covered += weight
+            elif len(stem) >= 5:
+                unsaid.append((stem, weight))
+        if not total:
+            return 0.0
+        if unsaid and (covered + sum(w for _, w in unsaid)) / total >= needed:  # typos could matter
+            pool = sorted(vocabulary)
+            covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
+        return covered / total
+
+    def _weight(self, stem: str) -> float:
+        if stem in _FILLER_STEMS:
+            return FILLER_WEIGHT
+        return self._weights.get(stem, 1.0)
+
+
+def _weights(units: list[frozenset[str]]) -> dict[str, float]:
+    """Rarer stems weigh more: 1.0 for a stem no unit has, down to 0.5 for one every unit has."""
+    count = len(units)
+    frequency: dict[str, int] = {}
+    for stems in units:
+        for stem in stems:
+            frequency[stem] = frequency.get(stem, 0) + 1
+    if count < 2:
+        return {}
+    return {
+        s: 0.5 + 0.5 * math.log((count + 1) / (n + 1)) / math.log(count + 1) for s, n in frequency.items()
+    }
+
+
+def _typo_of(stem: str, pool: list[str]) -> bool:
+    """A stem of five letters or more that is a typo of one the other text has."""
+    return process.extractOne(stem, pool, scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
+
+
+def _anchors_said(said: Text, known: Text) -> bool:
+    """Every command, flag or name the candidate puts in backticks is in the known text too: as a
+    code span of the same shape (or one a general form covers), or written out in its prose
+    (`.claude/*` in "remind about .claude/ files"); `make test` is not said by `make`."""
+    for anchor in said.anchors:
+        if any(_matches(anchor, k) for k in known.anchors):
+            continue
+        core = anchor.strip("*/ .…").removesuffix("...").strip()
+        if not core or not re.search(rf"(?<![\w-]){re.escape(core)}(?![\w-])", known.flat):
+            return False
+    return True
+
+
+def _values_differ(said: Text, known: Text) -> bool:
+    """A code span of one shape with another value (`default: 3` against `default: 4`, `gpt-4o`
+    against `gpt-5`): a change, not a restatement. A placeholder (`X.Y.Z-dev`) stands for any value,
+    and syntax shown by example (`[12],[14]` for `[1],[2]`) is the same syntax."""
+    for form, written in said.values:
+        others = {raw for shape_, raw in known.values if shape_ == form}
+        if not others or written in others or _syntax_example(written):
+            continue
+        if not any(_PLACEHOLDER_CODE.search(raw) for raw in others):
+            return True
+    return False
+
+
+_PLACEHOLDER_CODE = lazy(r"(?<![a-z])[xyzn](?![a-z])|<[^<>]+>|\bx{2,}\b|…|\.\.\.", re.IGNORECASE)
+
+
+def _syntax_example(code: str) -> bool:
+    return sum(code.count(c) for c in "[](){},") >= 2
+
+
+def _shares_shape(said: Text, known: Text) -> bool:
+    """Both name a code span of the same shape that is more than one plain word."""
+    return any(not re.fullmatch(r"[\w-]+", a) for a in said.anchors & known.anchors)
+
+
+def _opposed(said: Text, known: Text, forbidding: bool) -> bool:
+    """One text negates what the other asserts: a word, or a command in backticks ("never `cargo
+    test`" against "run `cargo test`"). Under a heading that forbids ("Operations Claude Cannot
+    Perform") every item is forbidden: a candidate that forbids it too agrees with it."""
+    if forbidding:
+        shared = (said.stems & known.stems) - _FILLER_STEMS
+        return bool(shared) and not said.negated & known.stems
+    for one, other in ((said, known), (known, said)):
+        asserted = [a for a in other.anchors if a not in other.negated_anchors]
+        if any(_matches(n, a) for n in one.negated_anchors for a in asserted):
+            return True
+    code_words = said.anchor_words | known.anchor_words
+    pos_said, pos_known = said.stems - said.negated, known.stems - known.negated
+    return bool((said.negated & pos_known) - code_words) or bool((known.negated & pos_said) - code_words)
+
+
+_PLACEHOLDER = frozenset({"xxx", "xx", "foo", "bar", "<>", "...", "…", "*", "cmd", "0"})
+
+
+def _matches(anchor: str, known: str) -> bool:
+    """The same code span, or one a general form covers (`tspec install` by `tspec xxx`, `tspec
+    <cmd>`, `tspec …`)."""
+    if anchor == known:
+        return True
+    parts, pattern = anchor.split(), known.split()
+    if len(parts) != len(pattern) or not any(p in _PLACEHOLDER for p in pattern):
+        return False
+    return all(p in _PLACEHOLDER or p == a for a, p in zip(parts, pattern, strict=True))
+
+
+def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:
+    """A `Memory` of remembered entries (file, section, text) in the order they are written: a
+    one-line entry ending in ':' and the list items after it in the same file and section are also
+    one unit ("On completion:" and its steps), and so is a numbered list."""
+    groups: list[list[int]] = []
+    lead: tuple[str, str] | None = None
+    for position, (file, section, text) in enumerate(entries):
+        stripped = text.strip()
+        if lead == (file, section) and _LIST_ITEM.match(text) and groups:
+            groups[-1].append(position)
+        elif _FIRST_STEP.match(text) or (  # a numbered list is one procedure
+            stripped and "\n" not in stripped and _LEAD_IN.search(stripped) and not _LIST_ITEM.match(text)
+        ):
+            lead = (file, section)
+            groups.append([position])
+        else:
+            lead = None
+    return Memory([(section, text) for _, section, text in entries], groups)

@@ -1,0 +1,163 @@
+"""Matching a candidate rule by meaning against what is remembered: labeled synthetic pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from consolidate.discover.samerule import Memory, restating_entries, shape
+
+# (remembered text, candidate principle): the candidate restates the remembered rule in other words.
+SAME_RULE = [
+    (
+        "- **After the tests pass, deploy the build right away** with `make deploy` so staging runs it.",
+        "Once all the tests pass, deploy it ASAP so we try it on staging.",
+    ),
+    (
+        "- **Do not deploy before the tests pass.** Run `make check` first.",
+        "Don't deploy it until after it passes its tests",
+    ),
+    (
+        "## Commands the agent must not run\n\n"
+        "Because the lock file is shared with CI, the agent cannot run these:\n\n"
+        "- `npm update` - rewrites the lock file\n- `npm audit fix` - rewrites the lock file\n",
+        "Do not run npm update because the lock file is shared",
+    ),
+    (
+        "**When a release is done:**\n1. Update `CHANGELOG.md` with the release notes\n"
+        "2. Remove `-rc` from the version in `package.json`\n3. Tag the commit (include the lock file)\n",
+        "After a release, update the changelog, remove `-rc` from the version in package.json and tag "
+        "the commit with the lock file",
+    ),
+    (
+        "- Footnotes: several citations use `[1],[2]` not `[1,2]` (that breaks the renderer)",
+        "`[3],[7]` keeps several footnote citations apart in the renderer",
+    ),
+    (
+        "- Use `uv run xxx` rather than calling `python xxx` directly.",
+        "Use `uv run pytest` instead of `python pytest`",
+    ),
+    (
+        "- Bump the version to `X.Y.Z-beta` before starting a feature; commit that as a marker commit.",
+        "bump version to 0.4.0-beta and commit that before we start, this gives an obvious marker commit",
+    ),
+    (
+        "- Never force-push to `main`; open a pull request instead.",
+        "Do not force push to `main`, open a pull request",
+    ),
+    (
+        "- Keep the migration files preserved byte for byte: copy them, never rewrite them.",
+        "Migration files need to be preserved byte for byte",
+    ),
+]
+
+# (remembered text, candidate principle): the candidate shares words or a command but is another rule.
+OTHER_RULE = [
+    (
+        "- Run `cargo fmt` before every commit.",
+        "`cargo fmt` breaks the macro files; use `cargo fmt -- --skip macros`",
+    ),
+    ("- Run `cargo fmt` before every commit.", "Never run `cargo fmt` before a commit"),
+    ("- Use `pnpm` instead of `npm` for installs.", "Use `npm` instead of `pnpm` for installs"),
+    ("- Deploys run from the `release` branch only.", "tag releases from the `release` branch only"),
+    ("- Run `pytest -x` before pushing.", "Run `pytest --lf` after a failure to rerun the failed tests"),
+    (
+        "- **After code changes pass tests, install the new build** with `make install`.",
+        "Install the new build with `make install PREFIX=~/.local` on shared machines",
+    ),
+    ("- Commit messages use the imperative mood.", "Squash fixup commits before merging a pull request"),
+    (
+        "**Before starting a feature:**\n1. Create a branch\n2. Write the plan in `notes/plan.md`\n",
+        "Delete the branch after the feature is merged and archive the plan",
+    ),
+    ("- Always write tests for new parsers.", "Tests for the parser must not touch the network"),
+    ("- Do not commit the `.env` file.", "Commit the `.env.example` file with every new setting"),
+    (
+        "- **Run all checks**: `make` (format, lint, typecheck, test with coverage)",
+        "Run the tests with `make test` (with coverage)",  # another command, though its words are there
+    ),
+    (
+        "- `retries` (default: `3`): how often a failed step is retried",
+        "`retries` (default: `5`): how often a failed step is retried",  # another value: a change
+    ),
+]
+
+
+@pytest.mark.parametrize(("known", "principle"), SAME_RULE)
+def test_a_rule_said_in_other_words_is_found(known: str, principle: str) -> None:
+    found = Memory.of_texts([known]).restating(principle)
+    assert found is not None, principle
+    assert found.score >= 0.65
+
+
+@pytest.mark.parametrize(("known", "principle"), OTHER_RULE)
+def test_another_rule_that_shares_words_or_a_command_is_not(known: str, principle: str) -> None:
+    assert Memory.of_texts([known]).restating(principle) is None
+
+
+def test_the_matched_unit_names_the_statement_and_its_list() -> None:
+    memory = Memory.of_texts(
+        ["## Release\n\n**On release:**\n1. Update `CHANGELOG.md`\n2. Remove `-rc` from the version\n"]
+    )
+    found = memory.restating("On release update the changelog and remove -rc from the version")
+    assert found is not None and found.unit.group
+    assert memory.statements[found.unit.members[0]] == ("Release", "**On release:**")
+
+
+def test_entries_form_lists_within_their_file_and_section() -> None:
+    entries = [
+        ("CLAUDE.md", "Workflow", "**Before a release:**"),
+        ("CLAUDE.md", "Workflow", "1. Run `make check`"),
+        ("CLAUDE.md", "Workflow", "2. Update `CHANGELOG.md` with the release notes"),
+        ("CLAUDE.md", "Other", "- Use `uv` for installs"),
+    ]
+    memory = restating_entries(entries)
+    assert [u.members for u in memory.units if u.group] == [(0, 1, 2)]
+    found = memory.restating("Before a release run `make check` and update the changelog with release notes")
+    assert found is not None and found.unit.members == (0, 1, 2)
+
+
+def test_too_little_to_judge_is_never_a_restatement() -> None:
+    assert Memory.of_texts(["- Use tabs."]).restating("Use tabs") is None
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("0.10.0-dev", "X.Y.Z-dev"),
+        ("[12],[14]", "[1],[2]"),
+        ("git checkout -b <type>-<name>", "git checkout -b <a>-<b>"),
+    ],
+)
+def test_code_of_one_shape_compares_equal(a: str, b: str) -> None:
+    assert shape(a) == shape(b)
+
+
+def test_a_rule_that_says_an_old_one_and_more_extends_it() -> None:
+    memory = Memory.of_texts(["- Run `cargo fmt` before every commit."])
+    longer = "Run `cargo fmt -- --skip macros` before every commit: plain `cargo fmt` breaks the macro files"
+    found = memory.extended(longer)
+    assert found is not None and found.unit.text == "Run `cargo fmt` before every commit."
+    assert memory.restating(longer) is None  # it names more than the old rule: an update, never a duplicate
+    assert memory.extended("`cargo fmt` breaks the macro files") is None  # shares a command, not the rule
+    assert memory.extended("Always run `cargo fmt` before a commit") is None  # the same rule: no update
+
+
+def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() -> None:
+    from consolidate.discover.discover import build_report
+    from consolidate.discover.signals import make_signal
+
+    signal = make_signal(
+        "preference",
+        "Don't deploy it until after it passes its tests",
+        quote="don't deploy it until after it passes its tests",
+        session="s1",
+        uuid="u1",
+        timestamp="2026-01-01T00:00:00Z",
+        file="s1.jsonl",
+    )
+    memory = {
+        "CLAUDE.md": "## Deploys\n\n- **Do not deploy before the tests pass.** Run `make check` first.\n"
+    }
+    (found,) = build_report([signal], memory).candidates
+    assert found.category == "UPDATE"
+    assert found.related == "**Do not deploy before the tests pass.** Run `make check` first."
