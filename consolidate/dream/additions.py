@@ -18,13 +18,14 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
+from ..discover.existing import contradicts
 from ..discover.samerule import Memory, restating_entries
 from ..models import Candidate, Layer
 from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, key_of, rule_after
+from .edits import editable, find_target, key_of, replaces_a_rule, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
@@ -196,6 +197,17 @@ class _State:
         target = find_target(candidate, self.entries, self.taken)
         if target is not None and not editable(target, self.snapshot):
             target = None  # added next to it instead
+        if (
+            target is not None
+            and candidate.category == "CONTRADICT"
+            and target.layer in ("L0", "L1")
+            and not replaces_a_rule(candidate, target)
+        ):  # a contradiction of a line about something else: when unsure, propose nothing
+            self.result.notes.append(
+                f"dropped (would replace a line about something else: “{redact(plain(target.text, 60))}”): {subject}"
+            )
+            self.result.settled.append(learning_id(candidate))
+            return
         drafts: list[Draft] = []
         left: list[str] = []  # places past the ADD cap
         for number, layer in enumerate(places):
@@ -206,6 +218,13 @@ class _State:
                 if number == 0 and target is not None
                 else self._recorded(placed, scope)
             )
+            if matched is not None and contradicts(placed.principle, matched.whole):
+                # not "already recorded": the entry says the opposite — when unsure, propose nothing
+                self.result.notes.append(
+                    f"dropped (says the opposite of “{redact(plain(matched.text, 60))}” ({matched.file})): {subject}"
+                )
+                self.result.settled.append(learning_id(candidate))
+                return
             if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:

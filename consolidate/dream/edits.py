@@ -20,6 +20,7 @@ from rapidfuzz import fuzz, process
 from memory_layout import INDEX
 from memory_layout.pointers import LIST_MARKER, classify, strip_marker
 
+from ..discover.existing import same_subject
 from ..models import Candidate
 from .learning import contradicted_topic, pointer_line, rule_block, topic_file, updated_topic
 from .orient import Snapshot
@@ -89,6 +90,15 @@ def editable(target: Remembered, snapshot: Snapshot) -> bool:
         str(layout.project_claude_md): snapshot.project_claude_md,
     }.get(target.file)
     return text is not None and text.count(target.text) == 1
+
+
+def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
+    """May a CONTRADICT of this CLAUDE.md block replace the line it quotes? Only a line about what the
+    candidate is about (a good part of its words said by the candidate), never a heading, and never a
+    project description that merely shares a few words with it."""
+    line, _ = _quoted_line(target.text, candidate.related)
+    text = flat(strip_marker(line))
+    return bool(text) and not text.startswith("#") and same_subject(candidate.principle, text)
 
 
 def edit(candidate: Candidate, target: Remembered, snapshot: Snapshot, names: set[str], day: str) -> Edit:

@@ -423,3 +423,31 @@ def test_an_overlong_agent_title_ending_on_a_fragment_gives_way_to_the_principle
     )
     title = title_of(agent)
     assert title == "Run the smoke tests before every deploy" and not line_problems(title, entry=True)
+
+
+def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = candidate(
+        "Never use `cargo install`; install with `acme install --path .`",
+        category="CONTRADICT",
+        layers=["L1"],
+        related="Ensure a recent build is installed:",
+    )
+    before = acme.claude_md.read_text()
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before
+    assert "dropped (would replace a line about something else: “Ensure a recent build is installed:”)" in err
+
+
+def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Sessions\n\n- Remember to commit the session files after each code change.\n"
+    )
+    opposite = candidate("Do not commit the session files after each code change", layers=["L1"])
+    code, out, err = acme.dream(capsys, acme.report(opposite), "--dry-run")
+    assert code == 0, err
+    assert "already recorded" not in out and "[ADD]" not in out
+    assert (
+        "dropped (says the opposite of “Remember to commit the session files after each code change.”" in err
+    )
