@@ -39,7 +39,9 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
-_OWN_CONDITION = re.compile(r"\*{0,2}(?:when|whenever|if|before|after|once|while)\b", re.IGNORECASE)
+_OWN_CONDITION = re.compile(
+    r"\*{0,2}(?:(?:when|whenever|if|before|after|once|while)\b|for `[^`\n]+`,)", re.IGNORECASE
+)  # "When the check fails, run …", "For `x y`, pass …": the rule names its own condition
 MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
 
 
@@ -53,7 +55,7 @@ def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = 
 
 
 def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:
-    if candidate.trigger.strip():
+    if candidate.trigger.strip() and not _OWN_CONDITION.match(takeaway):
         return trigger_pointer(condition(candidate), takeaway, file)
     return always_on_pointer(takeaway, file)
 

@@ -73,7 +73,7 @@ def test_a_long_principle_gets_a_whole_title_and_is_written_whole(acme, capsys) 
 def test_the_agents_title_is_the_index_line(acme, capsys) -> None:  # type: ignore[no-untyped-def]
     title = "`acme install --path .` installs the build, never `cargo install`"
     plan = acme.plan(capsys, acme.report(candidate(LONG, title=title, trigger="installing", layers=["L2"])))
-    assert _index_line(plan) == f"**When installing:** {title} → [detail](feedback_installing.md)"
+    assert _index_line(plan) == f"**When installing:** {title}. → [detail](feedback_installing.md)"
 
 
 def test_an_l1_rule_is_written_whole_under_the_heading_it_names(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -353,7 +353,7 @@ def test_a_rule_that_opens_with_its_condition_gets_no_second_one(acme, capsys) -
     code, _, err = acme.dream(capsys, acme.report(rule), "--yes")
     assert code == 0, err
     text = acme.claude_md.read_text()
-    assert "- When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`\n" in text
+    assert "- When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`.\n" in text
     assert "**When fixing formatting:**" not in text
 
 
@@ -451,3 +451,18 @@ def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, ca
     assert (
         "dropped (says the opposite of “Remember to commit the session files after each code change.”" in err
     )
+
+
+def test_an_error_fix_rule_states_its_condition_once_and_ends_with_a_period(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    fix = candidate(
+        "For `acme test`, pass `-p acme`.",
+        kind="error-fix",
+        layers=["L1"],
+        trigger="running `acme test`",
+        section="Build Commands",
+    )
+    code, _, err = acme.dream(capsys, acme.report(fix), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "- For `acme test`, pass `-p acme`.\n" in text
+    assert "**When running `acme test`:**" not in text
