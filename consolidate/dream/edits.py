@@ -141,7 +141,7 @@ def _index_edit(
             extra = ""
         rationale = f"UPDATE: adds to “{old_takeaway}” (kept, with its topic file)"
     else:
-        takeaway = title_of(candidate)
+        takeaway = None  # the new title, within what room the line leaves
         if topic:
             matter, body = _split_matter(_text(snapshot, topic))
             body = body.rstrip() + (f"\n\n{extra}\n" if extra else "\n")  # the history keeps it

@@ -47,11 +47,19 @@ MAX_LINE = 150  # an index line should stay under this (memory_layout.health's l
 
 def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = None) -> str:
     """`**When <trigger>:** <title>. → [detail](file)` (always-on form without a trigger); a title
-    written offline gets what room the trigger and the link leave."""
-    if takeaway is None:
-        room = MAX_LINE - len("- ") - (len(_render(candidate, "x", file)) - 1)
-        takeaway = title_of(candidate, max(50, min(90, room)))
-    return _render(candidate, mend(takeaway), file)
+    written offline gets what room the trigger and the link leave; one that would still be over
+    `MAX_LINE` (a title whose first clause is long) drops its trigger — the topic file says when it
+    applies — rather than cut the title mid-clause."""
+    if takeaway is not None:
+        return _render(candidate, mend(takeaway), file)
+    line = ""
+    for shaped in (candidate, candidate.model_copy(update={"trigger": ""})):
+        room = MAX_LINE - len("- ") - (len(_render(shaped, "x", file)) - 1)
+        rendered = _render(shaped, mend(title_of(candidate, max(50, min(90, room)))), file)
+        line = line or rendered
+        if len("- " + rendered) <= MAX_LINE or not candidate.trigger.strip():
+            return rendered
+    return line
 
 
 def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:

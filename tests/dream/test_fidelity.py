@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from consolidate.cli import main
 from consolidate.dream.additions import normalize
 from consolidate.dream.titles import mend, title_of, write_title
 from consolidate.models import Candidate
@@ -466,3 +467,18 @@ def test_an_error_fix_rule_states_its_condition_once_and_ends_with_a_period(acme
     text = acme.claude_md.read_text()
     assert "- For `acme test`, pass `-p acme`.\n" in text
     assert "**When running `acme test`:**" not in text
+
+
+def test_an_index_line_stays_within_the_limit_the_auditor_enforces(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    long_clause = (
+        "The guides need to be clear that we provide control at the package level and not the crate level"
+    )
+    code, _, err = acme.dream(
+        capsys, acme.report(candidate(long_clause, trigger="editing the user guides", layers=["L2"])), "--yes"
+    )
+    assert code == 0, err
+    added = [line for line in (acme.memory / "MEMORY.md").read_text().splitlines() if "package level" in line]
+    assert len(added) == 1 and len(added[0]) <= 150, added
+    assert f"{long_clause}. → [detail](" in added[0]
+    assert main(["status", str(acme.project), "--claude-home", str(acme.home)]) == 0
+    assert "long-entry" not in capsys.readouterr().out
