@@ -345,10 +345,8 @@ class _State:
                     "text": pointer_line(candidate, topic),
                 },
             ]
-            why = (
-                "detailed reference, loaded on demand"
-                if candidate.layer == "L3"
-                else "working note with its detail on demand"
+            why = f"a new line in MEMORY.md → {section}; its whole text in the new topic file {topic}" + (
+                ", read only when needed" if candidate.layer == "L3" else ""
             )
             draft = _draft(candidate, "ADD", INDEX, section, changes, candidate.layer, rationale=why)
         if skipped is not None:

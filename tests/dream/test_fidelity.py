@@ -4,6 +4,7 @@ written without a cut or a broken line, edited in place without orphaning a topi
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -482,3 +483,29 @@ def test_an_index_line_stays_within_the_limit_the_auditor_enforces(acme, capsys)
     assert f"{long_clause}. → [detail](" in added[0]
     assert main(["status", str(acme.project), "--claude-home", str(acme.home)]) == 0
     assert "long-entry" not in capsys.readouterr().out
+
+
+def test_an_add_says_in_plain_words_what_is_added_where(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan = acme.plan(capsys, acme.report(candidate(LONG, trigger="installing", layers=["L2"])))
+    (add,) = [p for p in plan["proposals"] if p["action"] == "ADD"]
+    assert add["rationale"].endswith(
+        "a new line in MEMORY.md → Feedback; its whole text in the new topic file feedback_installing.md"
+    )
+
+
+def test_an_existing_empty_index_is_not_shown_as_a_new_file(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    (acme.memory / "MEMORY.md").write_text("")
+    code, out, err = acme.dream(
+        capsys, acme.report(candidate(LONG, trigger="installing", layers=["L2"])), "--dry-run"
+    )
+    assert code == 0, err
+    assert "--- a/MEMORY.md\n+++ b/MEMORY.md\n" in out and "--- /dev/null\n+++ b/MEMORY.md" not in out
+
+
+def test_status_counts_no_section_for_the_index_title(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    (acme.memory / "MEMORY.md").write_text(
+        "# Project Memory\n\n## Feedback\n- **When deploying:** run the smoke tests first.\n"
+    )
+    assert main(["status", str(acme.project), "--claude-home", str(acme.home), "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["sections"] == [{"name": "Feedback", "entries": 1}]
