@@ -25,7 +25,7 @@ from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, key_of, replaces_a_rule, rule_after
+from .edits import editable, find_target, joins, key_of, replaces_a_rule, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
@@ -195,8 +195,15 @@ class _State:
         if not places:
             return
         target = find_target(candidate, self.entries, self.taken)
+        related = (
+            target is not None
+        )  # the entry it relates to is found: only its rule in other words is a copy
         if target is not None and not editable(target, self.snapshot):
             target = None  # added next to it instead
+        if target is not None and not joins(candidate, target):
+            # no update of that block: a rule of its own, at a clean place of a fitting section
+            candidate = candidate.model_copy(update={"category": "FILL_GAP"})
+            places, target = placements(candidate), None
         if (
             target is not None
             and candidate.category == "CONTRADICT"
@@ -214,9 +221,7 @@ class _State:
             placed = candidate.on_layer(layer)
             scope = layer if len(places) > 1 else None
             matched = (
-                self._restated(placed, scope)
-                if number == 0 and target is not None
-                else self._recorded(placed, scope)
+                self._restated(placed, scope) if number == 0 and related else self._recorded(placed, scope)
             )
             if matched is not None and contradicts(placed.principle, matched.whole):
                 # not "already recorded": the entry says the opposite — when unsure, propose nothing

@@ -509,3 +509,37 @@ def test_status_counts_no_section_for_the_index_title(acme, capsys) -> None:  # 
     assert main(["status", str(acme.project), "--claude-home", str(acme.home), "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert status["sections"] == [{"name": "Feedback", "entries": 1}]
+
+
+def test_an_update_is_never_nested_under_an_unrelated_numbered_step(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    update = candidate(
+        "Work on a branch for every non-trivial change to the release",
+        category="UPDATE",
+        layers=["L1"],
+        trigger="writing a commit",
+        related="3. Tag the release",
+    )
+    code, _, err = acme.dream(capsys, acme.report(update), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "3. Tag the release\n" in text and "3. Tag the release\n   -" not in text
+    assert text.count("Work on a branch for every non-trivial change to the release.") == 1
+
+
+def test_an_update_of_a_paragraph_never_splits_it_from_its_code(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    update = candidate(
+        "Ensure the build is installed again after every change to the wrapper",
+        category="UPDATE",
+        layers=["L1"],
+        section="Build Commands",
+        related="Ensure a recent build is installed:",
+    )
+    code, _, err = acme.dream(capsys, acme.report(update), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "Ensure a recent build is installed:\n\n```bash\n" in text
+    assert "```\n\n- Run the tests with `acme test`." in text  # the code and the list after it stay together
+    assert (
+        "- Lint with `acme lint`.\n- Ensure the build is installed again after every change to the wrapper.\n"
+        in text
+    )
