@@ -25,7 +25,7 @@ def proposed_files(
     *,
     after: Sequence[Proposal] = (),
     disk: DiskReads | None = None,
-) -> list[tuple[str, str, str | None]]:
+) -> list[tuple[str, str | None, str | None]]:
     """(name, text before, text after — None when removed) of each file the proposal would change, on
     the current files (or on what the proposals `after` make of them, when it is always applied with
     them). Raises ChangeFailed when one of its changes cannot be made. Previews of one plan may share
@@ -66,14 +66,16 @@ def preview_group_diff(plan: Plan, proposals: list[Proposal], scope: WriteScope)
     return diff_of(_files_since(workspace, {}))
 
 
-def _files_since(workspace: Workspace, base: dict[Path, bytes | None]) -> list[tuple[str, str, str | None]]:
+def _files_since(
+    workspace: Workspace, base: dict[Path, bytes | None]
+) -> list[tuple[str, str | None, str | None]]:
     """(name, before, after) of every file the workspace changed since `base` (the disk for files not
     in it)."""
     changed = {p: d for p, d in workspace.changes().items() if base.get(p, d) != d or p not in base}
-    files: list[tuple[str, str, str | None]] = []
+    files: list[tuple[str, str | None, str | None]] = []
     for path, after_bytes in sorted(changed.items(), key=lambda item: str(item[0])):
         before_bytes = base[path] if path in base else (path.read_bytes() if path.is_file() else None)
-        before = (before_bytes or b"").decode("utf-8", "replace")
+        before = None if before_bytes is None else before_bytes.decode("utf-8", "replace")  # None: new
         name = workspace.name(path)
         real = link_target(path)
         if real is not None:
@@ -83,15 +85,17 @@ def _files_since(workspace: Workspace, base: dict[Path, bytes | None]) -> list[t
     return files
 
 
-def diff_of(files: list[tuple[str, str, str | None]]) -> str:
-    """The unified diff of (name, before, after) files, redacted."""
+def diff_of(files: list[tuple[str, str | None, str | None]]) -> str:
+    """The unified diff of (name, before, after) files (None: the file does not exist), redacted."""
     parts: list[str] = []
     for name, before, after in files:
         parts.extend(
             difflib.unified_diff(
-                before.splitlines(keepends=True),
+                (before or "").splitlines(keepends=True),
                 (after or "").splitlines(keepends=True),
-                fromfile=f"a/{name.lstrip('/')}" if before else "/dev/null",
+                fromfile=f"a/{name.lstrip('/')}"
+                if before is not None
+                else "/dev/null",  # an empty file is one
                 tofile=f"b/{name.lstrip('/')}" if after is not None else "/dev/null",
             )
         )

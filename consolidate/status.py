@@ -32,7 +32,11 @@ def build_status(settings: Settings) -> dict[str, Any]:
     budget = measure_index(index.data if index else b"")
     sections = []
     if index is not None and index.document is not None:
-        sections = [{"name": s.name, "entries": len(s.entries)} for s in index.document.sections()]
+        sections = [
+            {"name": s.name, "entries": len(s.entries)}
+            for s in index.document.sections()
+            if s.entries or s.level != 1  # the file's title (`# Project Memory`) is no section
+        ]
     marker = read_marker(memory_dir)
     return {
         "memory_dir": str(memory_dir),

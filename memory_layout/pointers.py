@@ -124,7 +124,7 @@ def always_on_pointer(fact: str, file: str | None = None) -> str:
 
 def _sentence(text: str) -> str:
     text = " ".join(text.split())
-    return text if text.endswith((".", "!", "?", "`", ")")) else f"{text}."
+    return text if text.rstrip(")\"'”*").endswith((".", "!", "?", "…")) or not text else f"{text}."
 
 
 def unlink(text: str, dead: Callable[[str], bool]) -> str:

@@ -36,7 +36,9 @@ def test_without_the_corpus_the_corpus_benches_skip_saying_why(tmp_path: Path) -
     for bench in ("audit_corpus", "audit_real", "scan_corpus"):
         alone = subprocess.run([sys.executable, str(BENCH / f"{bench}.py"), "--corpus", str(missing)],
                                capture_output=True, text=True, timeout=120)  # fmt: skip
-        assert alone.returncode == 0 and alone.stdout.startswith(f"skipped: the shared corpus is not at {missing}")
+        assert alone.returncode == 0 and alone.stdout.startswith(
+            f"skipped: the shared corpus is not at {missing}"
+        )
 
 
 def test_an_unknown_bench_is_a_usage_error() -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
-from memory_layout.pointers import trigger_pointer
+from memory_layout.pointers import always_on_pointer, trigger_pointer
 
 from . import lexicon
 from .report import Evidence, Learning
@@ -141,7 +142,10 @@ class _Pointed(Protocol):
 
 
 def pointer_line(candidate: _Pointed) -> str:
-    """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.`"""
+    """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.` (a principle
+    that names its own condition, "For `x`, pass …", gets no second one)."""
+    if re.match(r"for `[^`\n]+`,", candidate.principle, re.IGNORECASE):
+        return always_on_pointer(candidate.principle)
     line = trigger_pointer(candidate.trigger or "working in this project", candidate.principle)
     return line[:-1] if line.endswith("….") else line
 

@@ -218,6 +218,7 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
             "error-fix",
             fix.principle,
             quote=fix.quote,
+            detail=fix.detail,
             trigger=fix.trigger,
             context=fix.failed_command,
             language="en",

@@ -154,6 +154,9 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
+        if match.category == "UNSURE":  # negates a statement about something else: propose nothing
+            stats["dropped_unsure_contradiction"] += 1
+            continue
         if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
             if meaning is None:
                 meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)

@@ -13,6 +13,7 @@ import re
 import shlex
 from collections import deque
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 
 from ..lazyre import lazy
@@ -58,6 +59,7 @@ class FailedCall:
 @dataclass(frozen=True)
 class Fix:
     principle: str
+    detail: str
     trigger: str
     quote: str
     failed_command: str
@@ -103,43 +105,95 @@ def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
             return None
         return Fix(
             principle=principle,
+            detail=fix_detail(head, before, command, call.error),
             trigger=f"running `{head}`" if head else "running shell commands",
-            quote=clip(f"{before} → {error_gist(call.error)} → {command}", 200),
+            quote=_quote(head, before, error_gist(call.error), command),
             failed_command=before,
         )
     return None
 
 
 def fix_principle(head: str, before: str, after: str, error: str) -> str:
-    r"""What changed, as a rule: `For \`x y\`, pass \`--flag\`` / `omit …` / `use … instead of …`."""
+    r"""What changed, as a rule: `For \`x y\`, pass \`--flag value\`.` / `omit …` / `use … instead of …`
+    — the changed words whole (an option with its value), one sentence; what the failed call said is
+    the rule's detail (`fix_detail`), not its tail."""
     removed, added = _difference(before, after)
-    gist = clip(error_gist(error), 80)
-    why = f" ({gist})" if gist else ""
     if not added and len(removed) > 2:
         return ""  # the retry gave up part of the call: nothing learned about how to make it
     if removed and not any(word.strip("'\"") in error for word in removed):
         return ""  # the error does not name what was dropped: the change may not be what fixed it
     removed_text, added_text = " ".join(removed), " ".join(added)
     if added and removed and len(removed_text) + len(added_text) <= 80:
-        return f"For `{head}`, use `{added_text}` instead of `{removed_text}`{why}"
+        return f"For `{head}`, use `{added_text}` instead of `{removed_text}`."
     if added and not removed and len(added_text) <= 60:
-        return f"For `{head}`, pass `{added_text}`{why}"
+        return f"For `{head}`, pass `{added_text}`."
     if removed and not added and len(removed_text) <= 60:
-        return f"For `{head}`, omit `{removed_text}`{why}"
+        return f"For `{head}`, omit `{removed_text}`."
     return error_fix_principle(before, after, error)
 
 
-def options_only(before: str, after: str) -> bool:
-    """The two calls differ only in options (`--flag`, `-x`, `+toolchain`, `KEY=value`), not in what they run."""
+def fix_detail(head: str, before: str, after: str, error: str) -> str:
+    """What the failed call said, whole: "`x` with `--bad` failed: error: unexpected argument." (nothing
+    when its telling line is too long to quote whole)."""
+    gist = error_gist(error).strip().rstrip(".")
+    if not gist or len(gist) > 160 or not head:
+        return ""
     removed, added = _difference(before, after)
-    changed = removed + added
-    return bool(changed) and all(w.startswith(("-", "+")) or "=" in w for w in changed)
+    if removed:
+        return f"`{head}` with `{' '.join(removed)}` failed: {gist}."
+    return f"`{head}` without `{' '.join(added)}` failed: {gist}." if added else ""
+
+
+def _quote(head: str, before: str, gist: str, after: str, limit: int = 200) -> str:
+    """`failed → error → fixed` within `limit`; calls too long for it are shown as their program and
+    the words that changed (`vc-x1 push … -R .`), so the change is never what is cut."""
+    text = f"{before} → {gist} → {after}"
+    if len(text) <= limit:
+        return text
+    removed, added = _difference(before, after)
+    side = max(40, (limit - len(gist) - 6) // 2)
+    shown = [
+        f"{head} … {' '.join(words)}" if head and words else clip(call, side)
+        for call, words in ((before, removed), (after, added))
+    ]
+    return clip(f"{shown[0]} → {gist} → {shown[1]}", limit)
+
+
+def options_only(before: str, after: str) -> bool:
+    """The two calls differ only in options (`--flag`, `-x value`, `+toolchain`, `KEY=value`), not in what
+    they run."""
+    removed, added = _difference(before, after)
+    return bool(removed or added) and _options(removed) and _options(added)
+
+
+def _options(run: list[str]) -> bool:
+    """Every word an option, or a name given as the value right after one (`-p tspec`; a file such as
+    `-t other.toml` names what this one call was about)."""
+    return all(
+        _is_option(word) or i > 0 and _is_option(run[i - 1]) and _NAME_VALUE.fullmatch(word) is not None
+        for i, word in enumerate(run)
+    )
+
+
+_NAME_VALUE = lazy(r"[A-Za-z_][\w-]*")
+
+
+def _is_option(word: str) -> bool:
+    return word.startswith(("-", "+")) or "=" in word
 
 
 def _difference(before: str, after: str) -> tuple[list[str], list[str]]:
-    """Words of the failed call missing from the fix, and words the fix added, in order."""
+    """Words of the failed call the fix dropped, and words it added, in order — by position, so an
+    option keeps its value even when that word occurs elsewhere in the call (`-p tspec` in `tspec test`)."""
     old, new = _words(before), _words(after)
-    return [w for w in old if w not in new], [w for w in new if w not in old]
+    removed: list[str] = []
+    added: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
+        if tag in ("delete", "replace"):
+            removed += old[i1:i2]
+        if tag in ("insert", "replace"):
+            added += new[j1:j2]
+    return removed, added
 
 
 def _words(command: str) -> list[str]:

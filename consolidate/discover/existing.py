@@ -36,7 +36,9 @@ class Statement:
 
 @dataclass(frozen=True)
 class Match:
-    category: str  # "RECORDED" | "UPDATE" | "CONTRADICT" | "FILL_GAP"
+    category: (
+        str  # "RECORDED" | "UPDATE" | "CONTRADICT" | "FILL_GAP" | "UNSURE" (a contradiction of a weak match)
+    )
     related: str = ""
 
 
@@ -54,9 +56,11 @@ def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
 
 
 def compare(principle: str, known: list[Statement]) -> Match:
-    """How the principle relates to the closest statement already remembered."""
+    """How the principle relates to the closest statement already remembered. A contradiction is
+    only ever the best-matching statement, and only one about the same subject: a statement that
+    shares a few words with the principle is no ground for replacing it."""
     best: tuple[float, Statement] | None = None
-    opposed = ""
+    opposed: tuple[float, Statement] | None = None
     size = len(stems(principle))
     for statement in known:
         jaccard, containment, shared = overlap(principle, statement.text)
@@ -75,15 +79,28 @@ def compare(principle: str, known: list[Statement]) -> Match:
         ):
             if not contradicts(principle, statement.text):
                 return Match("RECORDED", statement.text)
-            opposed = opposed or statement.text  # unless another statement says it as it is
+            if same_subject(principle, statement.text) and (opposed is None or jaccard > opposed[0]):
+                opposed = (jaccard, statement)  # unless another statement says it as it is
         if containment >= RELATED_CONTAINMENT and (best is None or containment > best[0]):
             best = (containment, statement)
-    if opposed:
-        return Match("CONTRADICT", opposed)
+    if opposed is not None:
+        return Match("CONTRADICT", opposed[1].text)
     if best is None:
         return Match("FILL_GAP")
     text = best[1].text
-    return Match("CONTRADICT" if contradicts(principle, text) else "UPDATE", text)
+    if not contradicts(principle, text):
+        return Match("UPDATE", text)
+    return Match("CONTRADICT", text) if same_subject(principle, text) else Match("UNSURE", text)
+
+
+SAME_SUBJECT = 0.3  # the share of the statement's own words a contradicting principle must name
+
+
+def same_subject(principle: str, statement: str) -> bool:
+    """Is the statement about what the principle is about: a good part of its own words said by the
+    principle (a long paragraph that shares three words with it is about something else)?"""
+    mine, theirs = stems(principle), stems(statement)
+    return bool(theirs) and len(mine & theirs) / len(theirs) >= SAME_SUBJECT and len(mine & theirs) >= 2
 
 
 def _same_commands(principle: str, statement: str) -> bool:
@@ -102,17 +119,37 @@ _CLAUSE_END = lazy(
 def negated_terms(text: str) -> frozenset[str]:
     """Stems that follow a negation ("not `cargo test`", "instead of X", "вместо X", "不要X"), without
     the verbs that only carry it ("rather than *use* X" negates X, not using)."""
+    return _polarity(text)[0]
+
+
+@lru_cache(maxsize=4096)
+def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(negated stems, stems also said outside what a negation negates): "NEVER cargo install"
+    negates cargo and still speaks of installing."""
+    lowered = text.lower()
     found: set[str] = set()
-    for match in _NEGATED_SPAN.finditer(text.lower()):
+    rest: list[str] = []
+    start = 0
+    for match in _NEGATED_SPAN.finditer(lowered):
         span = _CLAUSE_END.split(match["span"], maxsplit=1)[0]  # "instead of X when possible"
         if _VERB_NEGATION.fullmatch(match["neg"].strip()):
+            if _NOT_UNTIL.search(match["span"]):
+                continue  # "don't install until it passes": when to do it, not that it is wrong
             span = _negated_verb(span)
-        found |= stems(span)
-    for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", text.lower()):
+        negated = stems(span)
+        found |= negated
+        rest.append(lowered[start : match.start()])
+        rest.extend(w for w in _SPAN_WORD.findall(match["span"]) if not stems(w) <= negated)
+        start = match.end()
+    for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", lowered):
         found |= stems(match.group(1))
-    return frozenset(found - _CARRIER_VERBS)
+    rest.append(lowered[start:])
+    negated = frozenset(found - _CARRIER_VERBS)
+    also_said = stems(" ".join(rest)) if "yerine" not in lowered else frozenset()
+    return negated, frozenset(also_said)
 
 
+_NOT_UNTIL = lazy(r"\b(?:until|till|before)\b")
 _VERB_NEGATION = lazy(r"don'?t|do not|never|not")
 _SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
 
@@ -140,7 +177,10 @@ _CARRIER_VERBS = frozenset({"use", "using", "run", "runnin", "call", "do", "doin
 
 
 def contradicts(a: str, b: str) -> bool:
-    """One text negates a term the other asserts."""
-    neg_a, neg_b = negated_terms(a), negated_terms(b)
+    """One text negates a term the other asserts. A term a text both asserts and negates ("use
+    `tspec install`, not `cargo install`") is no ground; two texts that negate the same thing state
+    the same preference ("use X instead of Y" and "never Y")."""
+    neg_a, said_a = _polarity(a)
+    neg_b, said_b = _polarity(b)
     pos_a, pos_b = stems(a) - neg_a, stems(b) - neg_b
-    return bool(neg_a & pos_b) or bool(neg_b & pos_a)
+    return bool((neg_a - said_a) & pos_b) or bool((neg_b - said_b) & pos_a)

@@ -18,13 +18,14 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
+from ..discover.existing import contradicts
 from ..discover.samerule import Memory, restating_entries
 from ..models import Candidate, Layer
 from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, key_of, rule_after
+from .edits import editable, find_target, joins, key_of, replaces_a_rule, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
@@ -194,18 +195,41 @@ class _State:
         if not places:
             return
         target = find_target(candidate, self.entries, self.taken)
+        related = (
+            target is not None
+        )  # the entry it relates to is found: only its rule in other words is a copy
         if target is not None and not editable(target, self.snapshot):
             target = None  # added next to it instead
+        if target is not None and not joins(candidate, target):
+            # no update of that block: a rule of its own, at a clean place of a fitting section
+            candidate = candidate.model_copy(update={"category": "FILL_GAP"})
+            places, target = placements(candidate), None
+        if (
+            target is not None
+            and candidate.category == "CONTRADICT"
+            and target.layer in ("L0", "L1")
+            and not replaces_a_rule(candidate, target)
+        ):  # a contradiction of a line about something else: when unsure, propose nothing
+            self.result.notes.append(
+                f"dropped (would replace a line about something else: “{redact(plain(target.text, 60))}”): {subject}"
+            )
+            self.result.settled.append(learning_id(candidate))
+            return
         drafts: list[Draft] = []
         left: list[str] = []  # places past the ADD cap
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             scope = layer if len(places) > 1 else None
             matched = (
-                self._restated(placed, scope)
-                if number == 0 and target is not None
-                else self._recorded(placed, scope)
+                self._restated(placed, scope) if number == 0 and related else self._recorded(placed, scope)
             )
+            if matched is not None and contradicts(placed.principle, matched.whole):
+                # not "already recorded": the entry says the opposite — when unsure, propose nothing
+                self.result.notes.append(
+                    f"dropped (says the opposite of “{redact(plain(matched.text, 60))}” ({matched.file})): {subject}"
+                )
+                self.result.settled.append(learning_id(candidate))
+                return
             if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:
@@ -326,10 +350,8 @@ class _State:
                     "text": pointer_line(candidate, topic),
                 },
             ]
-            why = (
-                "detailed reference, loaded on demand"
-                if candidate.layer == "L3"
-                else "working note with its detail on demand"
+            why = f"a new line in MEMORY.md → {section}; its whole text in the new topic file {topic}" + (
+                ", read only when needed" if candidate.layer == "L3" else ""
             )
             draft = _draft(candidate, "ADD", INDEX, section, changes, candidate.layer, rationale=why)
         if skipped is not None:

@@ -24,21 +24,21 @@ class BrokenLine(AssertionError):
     """Synthesis produced a line that would break (raised only in strict mode)."""
 
 
-def broken_lines(files: list[tuple[str, str, str | None]]) -> list[tuple[str, str, str]]:
+def broken_lines(files: list[tuple[str, str | None, str | None]]) -> list[tuple[str, str, str]]:
     """(file, line, problem) for each line the proposal adds that is not whole, valid Markdown;
     `files` are the proposal's (name, before, after), as `review.proposed_files` gives them."""
     found: list[tuple[str, str, str]] = []
     for name, before, after in files:
         if after is None:
             continue
-        added = _added_lines(before, after)
+        added = _added_lines(before or "", after)
         is_topic = not name.startswith("/") and name != INDEX and not name.startswith(f"{CLUSTER_DIR}/")
         for _, line, problem in text_problems(after, entries=not is_topic, only=added):
             found.append((name, line, problem))
     return found
 
 
-def check_proposal(proposal: Proposal, files: list[tuple[str, str, str | None]]) -> str | None:
+def check_proposal(proposal: Proposal, files: list[tuple[str, str | None, str | None]]) -> str | None:
     """Why the proposal must not enter the plan, or None. Raises BrokenLine in strict mode."""
     broken = broken_lines(files)
     if not broken:

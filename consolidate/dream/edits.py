@@ -20,6 +20,8 @@ from rapidfuzz import fuzz, process
 from memory_layout import INDEX
 from memory_layout.pointers import LIST_MARKER, classify, strip_marker
 
+from ..discover.existing import same_subject
+from ..discover.text import stems
 from ..models import Candidate
 from .learning import contradicted_topic, pointer_line, rule_block, topic_file, updated_topic
 from .orient import Snapshot
@@ -91,6 +93,59 @@ def editable(target: Remembered, snapshot: Snapshot) -> bool:
     return text is not None and text.count(target.text) == 1
 
 
+def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
+    """May a CONTRADICT of this CLAUDE.md block replace the line it quotes? Only a line about what the
+    candidate is about (a good part of its words said by the candidate), never a heading, and never a
+    project description that merely shares a few words with it."""
+    line, _ = _quoted_line(target.text, candidate.related)
+    text = flat(strip_marker(line))
+    return bool(text) and not text.startswith("#") and same_subject(candidate.principle, text)
+
+
+def joins(candidate: Candidate, target: Remembered) -> bool:
+    """May an UPDATE of this CLAUDE.md block be written beside it? Beside a bullet (a sibling item), or
+    nested under a numbered step whose action is the rule's own ("Bump …" under "2. Bump the version");
+    a rule that restates the whole block replaces it. Never a loose item after a paragraph or a code
+    block, where it would split the text from what follows; never under an unrelated step."""
+    if (
+        candidate.category != "UPDATE"
+        or target.layer not in ("L0", "L1")
+        or _restates(target.text, candidate)
+    ):
+        return True
+    marker = LIST_MARKER.match(target.text)
+    if marker is None:
+        return False
+    if marker["marker"][0].isdigit():
+        step = _action(strip_marker(target.text.splitlines()[0]))
+        return bool(step) and step == _action(candidate.principle)
+    return True
+
+
+_ACTOR = frozenset(
+    {"user", "users", "claude", "you", "we", "then", "always", "first", "also", "please", "the"}
+)
+
+
+def _action(text: str) -> str:
+    """The first word that says what to do (after who does it): "User merges the branch" → merg."""
+    for word in re.findall(r"[a-z][a-z'-]*", flat(text).lower().replace("*", "")):
+        if word not in _ACTOR:
+            return min(
+                stems(word),
+                default=word.removesuffix("es") if word.endswith("ses") else word.removesuffix("s"),
+            )
+    return ""
+
+
+def _restates(block: str, candidate: Candidate) -> bool:
+    said = words(block)
+    return (
+        len(said) >= RESTATE_WORDS
+        and coverage(said, words(candidate.principle + " " + candidate.detail)) >= RESTATES
+    )
+
+
 def edit(candidate: Candidate, target: Remembered, snapshot: Snapshot, names: set[str], day: str) -> Edit:
     if target.layer in ("L0", "L1"):
         return _claude_md_edit(candidate, target, snapshot)
@@ -131,7 +186,7 @@ def _index_edit(
             extra = ""
         rationale = f"UPDATE: adds to “{old_takeaway}” (kept, with its topic file)"
     else:
-        takeaway = title_of(candidate)
+        takeaway = None  # the new title, within what room the line leaves
         if topic:
             matter, body = _split_matter(_text(snapshot, topic))
             body = body.rstrip() + (f"\n\n{extra}\n" if extra else "\n")  # the history keeps it
@@ -173,11 +228,7 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
     rule = rule_block(candidate)
     listed = bool(LIST_MARKER.match(block))
     if candidate.category == "UPDATE":
-        said = words(block)
-        if (
-            len(said) >= RESTATE_WORDS
-            and coverage(said, words(candidate.principle + " " + candidate.detail)) >= RESTATES
-        ):
+        if _restates(block, candidate):
             new = _as_block(rule, listed)
             rationale = f"UPDATE: restates “{_first_line(block)}” with what is new"
         else:

@@ -166,7 +166,14 @@ def _group(gid: str, members: list[Proposal]) -> ProposalGroup:
         category=first.category,
         reason=first.reason,
         summary=f"{len(members)} {noun}",
-        rationale=why or "; ".join(dict.fromkeys(m.rationale for m in members[:3])),
+        rationale=why or _rationales(members),
         items=sorted((m.id for m in members), key=lambda i: int(i[1:])),
         targets=dict(files),
     )
+
+
+def _rationales(members: list[Proposal], shown: int = 3) -> str:
+    """The items' distinct rationales, the first `shown` of them and how many more there are."""
+    distinct = list(dict.fromkeys(m.rationale for m in members))
+    more = len(distinct) - shown
+    return "; ".join(distinct[:shown]) + (f"; and {more} more" if more > 0 else "")

@@ -39,21 +39,31 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
-_OWN_CONDITION = re.compile(r"\*{0,2}(?:when|whenever|if|before|after|once|while)\b", re.IGNORECASE)
+_OWN_CONDITION = re.compile(
+    r"\*{0,2}(?:(?:when|whenever|if|before|after|once|while)\b|for `[^`\n]+`,)", re.IGNORECASE
+)  # "When the check fails, run …", "For `x y`, pass …": the rule names its own condition
 MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
 
 
 def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = None) -> str:
     """`**When <trigger>:** <title>. → [detail](file)` (always-on form without a trigger); a title
-    written offline gets what room the trigger and the link leave."""
-    if takeaway is None:
-        room = MAX_LINE - len("- ") - (len(_render(candidate, "x", file)) - 1)
-        takeaway = title_of(candidate, max(50, min(90, room)))
-    return _render(candidate, mend(takeaway), file)
+    written offline gets what room the trigger and the link leave; one that would still be over
+    `MAX_LINE` (a title whose first clause is long) drops its trigger — the topic file says when it
+    applies — rather than cut the title mid-clause."""
+    if takeaway is not None:
+        return _render(candidate, mend(takeaway), file)
+    line = ""
+    for shaped in (candidate, candidate.model_copy(update={"trigger": ""})):
+        room = MAX_LINE - len("- ") - (len(_render(shaped, "x", file)) - 1)
+        rendered = _render(shaped, mend(title_of(candidate, max(50, min(90, room)))), file)
+        line = line or rendered
+        if len("- " + rendered) <= MAX_LINE or not candidate.trigger.strip():
+            return rendered
+    return line
 
 
 def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:
-    if candidate.trigger.strip():
+    if candidate.trigger.strip() and not _OWN_CONDITION.match(takeaway):
         return trigger_pointer(condition(candidate), takeaway, file)
     return always_on_pointer(takeaway, file)
 

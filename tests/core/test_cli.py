@@ -46,7 +46,7 @@ def test_status_json_has_the_documented_fields(settings, capsys) -> None:  # typ
         "budget_bytes": 25000,
         "over_budget": False,
     }
-    assert status["sections"] == [{"name": "Project Memory", "entries": 0}, {"name": "Notes", "entries": 2}]
+    assert status["sections"] == [{"name": "Notes", "entries": 2}]  # the title is no section
     assert {(d["kind"], d["file"]) for d in status["defects"]} == {
         ("bare-pointer", "MEMORY.md"),
         ("orphan-topic", "lost.md"),

@@ -83,7 +83,9 @@ def test_usage_errors_exit_2_with_one_line(argv, says, capsys, tmp_path, monkeyp
 def test_two_different_projects_are_a_usage_error(settings, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     code, _, err = run(capsys, "status", str(settings.layout.project), "--project", str(tmp_path))
     assert code == 2 and "name different directories" in one_line(err)
-    code, _, _ = run(capsys, "status", str(settings.layout.project), "--project", str(settings.layout.project))
+    code, _, _ = run(
+        capsys, "status", str(settings.layout.project), "--project", str(settings.layout.project)
+    )
     assert code == 0
 
 
@@ -169,7 +171,9 @@ def test_ids_ignore_case_everywhere(settings, tmp_path, capsys, monkeypatch) -> 
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps({"rule": "Run make test before pushing"})))
     code, out, _ = run(capsys, "learnings", "capture", str(settings.layout.project), "--json")
     episode = json.loads(out)[0]["id"]
-    code, out, _ = run(capsys, "learnings", "bump", episode.lower(), "--project", str(settings.layout.project))
+    code, out, _ = run(
+        capsys, "learnings", "bump", episode.lower(), "--project", str(settings.layout.project)
+    )
     assert code == 0 and out.startswith(f"{episode}: freq 2")
 
 

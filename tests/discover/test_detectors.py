@@ -63,8 +63,22 @@ def test_error_then_changed_call_that_works(tmp_path: Path) -> None:
     _, anchor = writer.tool_call("Bash", {"command": "pytest -k smoke 2>&1 | tail -20"}, "3 passed")
     (signal,) = _signals(tmp_path, writer)
     assert (signal.kind, signal.uuid) == ("error-fix", anchor)
-    assert signal.principle == "For `pytest`, omit `--no-cov` (error: unrecognized arguments: --no-cov)"
+    assert signal.principle == "For `pytest`, omit `--no-cov`."
+    assert signal.detail == "`pytest` with `--no-cov` failed: error: unrecognized arguments: --no-cov."
     assert signal.trigger == "running `pytest`"
+
+
+def test_an_added_option_keeps_its_value_though_the_value_is_the_program_name(tmp_path: Path) -> None:
+    writer = SessionWriter("s4b")
+    writer.tool_call(
+        "Bash",
+        {"command": "mytool test --test integration -- --ignored"},
+        "Exit code 1\nerror: No packages contain test targets: integration",
+        is_error=True,
+    )
+    writer.tool_call("Bash", {"command": "mytool test -p mytool --test integration -- --ignored"}, "ok")
+    (signal,) = _signals(tmp_path, writer)
+    assert signal.principle == "For `mytool test`, pass `-p mytool`."
 
 
 def test_retries_that_teach_nothing_are_not_error_fixes(tmp_path: Path) -> None:

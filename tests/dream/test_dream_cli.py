@@ -92,7 +92,12 @@ def test_memory_md_is_created_only_when_a_proposal_is_applied(example, tmp_path,
     options = DreamOptions(engine=script(tmp_path))
     answers = iter(["s", ""])  # none selected: the learnings wait in the backlog
     result = run_dream(
-        settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: next(answers)
+        settings,
+        options,
+        out=io.StringIO(),
+        err=io.StringIO(),
+        stdin=io.StringIO(),
+        ask=lambda _: next(answers),
     )
     assert result.plan.proposals and not (example.memory_dir / "MEMORY.md").exists()
     run_dream(settings, options, out=io.StringIO(), err=io.StringIO(), stdin=io.StringIO(), ask=lambda _: "a")

@@ -4,10 +4,12 @@ written without a cut or a broken line, edited in place without orphaning a topi
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
+from consolidate.cli import main
 from consolidate.dream.additions import normalize
 from consolidate.dream.titles import mend, title_of, write_title
 from consolidate.models import Candidate
@@ -73,7 +75,7 @@ def test_a_long_principle_gets_a_whole_title_and_is_written_whole(acme, capsys) 
 def test_the_agents_title_is_the_index_line(acme, capsys) -> None:  # type: ignore[no-untyped-def]
     title = "`acme install --path .` installs the build, never `cargo install`"
     plan = acme.plan(capsys, acme.report(candidate(LONG, title=title, trigger="installing", layers=["L2"])))
-    assert _index_line(plan) == f"**When installing:** {title} → [detail](feedback_installing.md)"
+    assert _index_line(plan) == f"**When installing:** {title}. → [detail](feedback_installing.md)"
 
 
 def test_an_l1_rule_is_written_whole_under_the_heading_it_names(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -353,7 +355,7 @@ def test_a_rule_that_opens_with_its_condition_gets_no_second_one(acme, capsys) -
     code, _, err = acme.dream(capsys, acme.report(rule), "--yes")
     assert code == 0, err
     text = acme.claude_md.read_text()
-    assert "- When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`\n" in text
+    assert "- When `acme lint` reports diffs, apply them with `acme fmt`, never `cargo fmt`.\n" in text
     assert "**When fixing formatting:**" not in text
 
 
@@ -437,3 +439,121 @@ def test_a_title_of_arrows_and_marks_gives_way_to_the_principle(title: str) -> N
         evidence=[EvidenceRef(session="s", quote="deploy")],
     )
     assert title_of(found) == "Deploy through `make deploy`"
+
+
+def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = candidate(
+        "Never use `cargo install`; install with `acme install --path .`",
+        category="CONTRADICT",
+        layers=["L1"],
+        related="Ensure a recent build is installed:",
+    )
+    before = acme.claude_md.read_text()
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before
+    assert "dropped (would replace a line about something else: “Ensure a recent build is installed:”)" in err
+
+
+def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Sessions\n\n- Remember to commit the session files after each code change.\n"
+    )
+    opposite = candidate("Do not commit the session files after each code change", layers=["L1"])
+    code, out, err = acme.dream(capsys, acme.report(opposite), "--dry-run")
+    assert code == 0, err
+    assert "already recorded" not in out and "[ADD]" not in out
+    assert (
+        "dropped (says the opposite of “Remember to commit the session files after each code change.”" in err
+    )
+
+
+def test_an_error_fix_rule_states_its_condition_once_and_ends_with_a_period(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    fix = candidate(
+        "For `acme test`, pass `-p acme`.",
+        kind="error-fix",
+        layers=["L1"],
+        trigger="running `acme test`",
+        section="Build Commands",
+    )
+    code, _, err = acme.dream(capsys, acme.report(fix), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "- For `acme test`, pass `-p acme`.\n" in text
+    assert "**When running `acme test`:**" not in text
+
+
+def test_an_index_line_stays_within_the_limit_the_auditor_enforces(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    long_clause = (
+        "The guides need to be clear that we provide control at the package level and not the crate level"
+    )
+    code, _, err = acme.dream(
+        capsys, acme.report(candidate(long_clause, trigger="editing the user guides", layers=["L2"])), "--yes"
+    )
+    assert code == 0, err
+    added = [line for line in (acme.memory / "MEMORY.md").read_text().splitlines() if "package level" in line]
+    assert len(added) == 1 and len(added[0]) <= 150, added
+    assert f"{long_clause}. → [detail](" in added[0]
+    assert main(["status", str(acme.project), "--claude-home", str(acme.home)]) == 0
+    assert "long-entry" not in capsys.readouterr().out
+
+
+def test_an_add_says_in_plain_words_what_is_added_where(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan = acme.plan(capsys, acme.report(candidate(LONG, trigger="installing", layers=["L2"])))
+    (add,) = [p for p in plan["proposals"] if p["action"] == "ADD"]
+    assert add["rationale"].endswith(
+        "a new line in MEMORY.md → Feedback; its whole text in the new topic file feedback_installing.md"
+    )
+
+
+def test_an_existing_empty_index_is_not_shown_as_a_new_file(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    (acme.memory / "MEMORY.md").write_text("")
+    code, out, err = acme.dream(
+        capsys, acme.report(candidate(LONG, trigger="installing", layers=["L2"])), "--dry-run"
+    )
+    assert code == 0, err
+    assert "--- a/MEMORY.md\n+++ b/MEMORY.md\n" in out and "--- /dev/null\n+++ b/MEMORY.md" not in out
+
+
+def test_status_counts_no_section_for_the_index_title(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    (acme.memory / "MEMORY.md").write_text(
+        "# Project Memory\n\n## Feedback\n- **When deploying:** run the smoke tests first.\n"
+    )
+    assert main(["status", str(acme.project), "--claude-home", str(acme.home), "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["sections"] == [{"name": "Feedback", "entries": 1}]
+
+
+def test_an_update_is_never_nested_under_an_unrelated_numbered_step(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    update = candidate(
+        "Work on a branch for every non-trivial change to the release",
+        category="UPDATE",
+        layers=["L1"],
+        trigger="writing a commit",
+        related="3. Tag the release",
+    )
+    code, _, err = acme.dream(capsys, acme.report(update), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "3. Tag the release\n" in text and "3. Tag the release\n   -" not in text
+    assert text.count("Work on a branch for every non-trivial change to the release.") == 1
+
+
+def test_an_update_of_a_paragraph_never_splits_it_from_its_code(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    update = candidate(
+        "Ensure the build is installed again after every change to the wrapper",
+        category="UPDATE",
+        layers=["L1"],
+        section="Build Commands",
+        related="Ensure a recent build is installed:",
+    )
+    code, _, err = acme.dream(capsys, acme.report(update), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    assert "Ensure a recent build is installed:\n\n```bash\n" in text
+    assert "```\n\n- Run the tests with `acme test`." in text  # the code and the list after it stay together
+    assert (
+        "- Lint with `acme lint`.\n- Ensure the build is installed again after every change to the wrapper.\n"
+        in text
+    )

@@ -17,7 +17,9 @@ def test_offline_dream_of_the_example_matches_golden(example, capsys) -> None:  
     memory = example.memory_dir
     written = sorted(p.relative_to(memory).as_posix() for p in memory.rglob("*.md"))
     assert "project_migrate.md" not in written and "feedback_testing_suite.md" not in written  # retired
-    new = [name for name in written if name.startswith(("feedback_adding", "feedback_staging")) or "/" in name]
+    new = [
+        name for name in written if name.startswith(("feedback_adding", "feedback_staging")) or "/" in name
+    ]
     assert len(new) == 3, new
     for name in ["MEMORY.md", "project_settings.md", "project_pydantic.md", *new]:
         assert_golden(GOLDEN / name.replace("/", "__"), (memory / name).read_text())

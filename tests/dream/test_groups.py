@@ -113,3 +113,19 @@ def test_learnings_that_update_entries_are_named_as_such_and_a_set_aside_one_sta
         ("2 learnings added to the entries they update", ["P1", "P2"])
     ]
     assert plan.proposals[2].group is None and [p.id for p in plan.select(None)] == ["P1", "P2"]
+
+
+def test_a_group_rationale_says_how_many_targets_it_does_not_list() -> None:
+    updates = [
+        proposal(
+            n, "EDIT", "UPDATE", "", sources=["discoverer"], rationale=f"UPDATE: adds to “rule {n}” (kept)"
+        )
+        for n in range(1, 6)
+    ]
+    plan = plan_of(updates)
+    group_proposals(plan)
+    (group,) = plan.groups
+    assert group.rationale == (
+        "UPDATE: adds to “rule 1” (kept); UPDATE: adds to “rule 2” (kept); UPDATE: adds to “rule 3” (kept); "
+        "and 2 more"
+    )

@@ -49,7 +49,9 @@ def test_universal_preferences_go_to_l0_and_need_confirmation(example, settings,
         settings, "in all projects, answer in English", out=out_stream, ask=lambda _: next(answers)
     )
     assert report is not None and report.ok
-    assert settings.layout.user_claude_md.read_text() == "## Preferences\n- Answer in English.\n"  # "in all projects" is implied there
+    assert (
+        settings.layout.user_claude_md.read_text() == "## Preferences\n- Answer in English.\n"
+    )  # "in all projects" is implied there
     assert "every session of every project" in out_stream.getvalue()
 
 
@@ -139,7 +141,9 @@ def test_frontmatter_has_a_title_a_when_and_the_type_of_its_section(example, cap
 
 
 def test_a_fact_is_a_project_memory_in_the_project_section(example, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = _remember(capsys, example, "remember: the billing service is owned by the payments team", "--yes")
+    code, out, _ = _remember(
+        capsys, example, "remember: the billing service is owned by the payments team", "--yes"
+    )
     assert code == 0
     name, body = _topic(example, out)
     matter = parse_document(body).frontmatter
@@ -150,7 +154,9 @@ def test_a_fact_is_a_project_memory_in_the_project_section(example, capsys) -> N
 
 
 def test_an_explicit_section_decides_the_type(example, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = _remember(capsys, example, "use ruff format, never black", "--section", "reference", "--yes")
+    code, out, _ = _remember(
+        capsys, example, "use ruff format, never black", "--section", "reference", "--yes"
+    )
     assert code == 0
     name, body = _topic(example, out)
     matter = parse_document(body).frontmatter
@@ -158,5 +164,7 @@ def test_an_explicit_section_decides_the_type(example, capsys) -> None:  # type:
 
 
 def test_already_remembered_is_said_once(example, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = _remember(capsys, example, "use make test because plain pytest misses the DB fixture", "--yes")
+    code, out, _ = _remember(
+        capsys, example, "use make test because plain pytest misses the DB fixture", "--yes"
+    )
     assert code == 0 and out.startswith("already remembered: ") and "already recorded" not in out
