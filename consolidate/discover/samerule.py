@@ -66,6 +66,7 @@ _REASON = lazy(
     r"otherwise|to make sure|in order to|as (?=(?:\w+[ -]){0,2}?\w+ing\b))\b|[—–]|\s-\s",
     re.IGNORECASE,
 )
+_CLAUSES = lazy(r"[,;]\s+|\s+(?:and|but|then|as|because|since|so that)\s+", re.IGNORECASE)
 _CAUSE = lazy(r"because|since|so that|so we|so the|so it|as it|otherwise|to make sure|in order to|as ", re.I)
 REASON_WEIGHT = 0.4
 FILLER_WEIGHT = 0.2
@@ -223,7 +224,7 @@ def read(text: str) -> Text:
     for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
         for word in _WORD.findall(_CJK_RUN.sub(" ", part)):
             word = word.replace("’", "'")
-            word = word.split("'")[0] if word.endswith(("'s", "'t")) else word
+            word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
             word = _ABBREVIATIONS.get(word, word)
             if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
                 continue
@@ -407,16 +408,31 @@ class Memory:
                 part = score if score else self.says(said, unit, PAIR_PART, part=True)
                 if part >= PAIR_PART:
                     parts.append((part, unit))
-        return best or self._restating_together(said, parts)
+        return best or self._restating_together(principle, said, parts)
 
-    def _restating_together(self, said: Text, parts: list[tuple[float, Unit]]) -> Restated | None:
-        """Two remembered statements that state the rule together ("All non-trivial changes are made
-        on a feature branch" and "Never force-push to main" for "work on a branch for non-trivial
-        commits, force-pushing to main is bad form"): each says a good part of it, both say it all."""
+    def _restating_together(
+        self, principle: str, said: Text, parts: list[tuple[float, Unit]]
+    ) -> Restated | None:
+        """Two remembered statements that state the rule together, clause by clause ("Put every
+        non-trivial change on a feature branch and never force-push to `main`" by "All non-trivial
+        changes go on a feature branch" and "Never force-push to `main`"): each says one clause of it
+        whole, every clause is said, and together they say the rule."""
+        clauses = [read(c) for c in _CLAUSES.split(principle)]
+        clauses = [c for c in clauses if len(c.stems - c.anchor_stems - _FILLER_STEMS) + len(c.anchors) >= 2]
+        if len(clauses) < 2:
+            return None
         parts = sorted(parts, key=lambda p: -p[0])[:PAIR_POOL]
         best: Restated | None = None
         for number, (_, one) in enumerate(parts):
             for _, other in parts[number + 1 :]:
+                by_one = [self.says(c, one, SAME) >= SAME for c in clauses]
+                by_other = [self.says(c, other, SAME) >= SAME for c in clauses]
+                if not (
+                    any(by_one)
+                    and any(by_other)
+                    and all(a or b for a, b in zip(by_one, by_other, strict=True))
+                ):
+                    continue
                 heading = one.heading if one.heading == other.heading else ""
                 both = Unit(one.text + "\n" + other.text, heading, one.members + other.members)
                 score = self.says(said, both, SAME_GROUP)
