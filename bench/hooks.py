@@ -15,8 +15,9 @@ With the corpus present it also times a cold `consolidate tick` over a real proj
     python bench/hooks.py --no-bytecode   # as with PYTHONDONTWRITEBYTECODE=1: sources compiled every run
     python bench/hooks.py --runs 20 --repeats 3 --launcher-only   # the README's min / median / max
 
-PreToolUse is timed twice: a call no lesson matches (most calls; answered from the lesson manifest)
-and a call a lesson matches (the full hook).
+PreToolUse is timed three ways: a call no lesson matches (most calls) and a call whose lesson was
+injected in this context already (both answered from the lesson manifest), and a call whose lesson is
+new to the context (a fresh session id each run: the full hook injects it).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ CORPUS = ROOT.parent / "shared" / "corpus"
 CORPUS_PROJECT = "winksaville__tspec/.claude"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
 BYTECODE_OFF = "--no-bytecode" in sys.argv
+FRESH_SESSION = "bench-fresh-context"  # replaced by a new id on every run
 
 
 def run_once(command: list[str], stdin: str, env: dict[str, str]) -> float:
@@ -100,7 +102,7 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
                 "tool_use_id": "toolu_1",
             }
         ),  # fmt: skip
-        # a call a lesson matches: the full hook (injected once per context, then only checked)
+        # a call a lesson matches, in a context it was injected in already: answered from the manifest
         "PreToolUse+lesson": json.dumps(
             {
                 **base,
@@ -108,6 +110,17 @@ def payloads(project: Path, transcript: Path) -> dict[str, str]:
                 "tool_name": "Bash",
                 "tool_input": {"command": "make step7"},
                 "tool_use_id": "toolu_2",
+            }
+        ),  # fmt: skip
+        # the same call in a context the lesson is new to (a new session id every run): the full hook
+        "PreToolUse+inject": json.dumps(
+            {
+                **base,
+                "session_id": FRESH_SESSION,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Bash",
+                "tool_input": {"command": "make step7"},
+                "tool_use_id": "toolu_3",
             }
         ),  # fmt: skip
         "Stop": json.dumps({**base, "hook_event_name": "Stop", "stop_hook_active": False}),
@@ -161,18 +174,18 @@ def main() -> None:
     base = Path(tempfile.mkdtemp(prefix="consolidate-bench-hooks-"))
     try:
         env, project, session, transcript = setup(base)
-        ratios: dict[str, list[float]] = {}
+        ratios: dict[str, list[tuple[float, float]]] = {}
         for _ in range(args.repeats):
-            for name, ratio in measure(
+            for name, pair in measure(
                 args.runs, env, project, session, transcript, args.launcher_only
             ).items():
-                ratios.setdefault(name, []).append(ratio)
+                ratios.setdefault(name, []).append(pair)
         if args.repeats > 1:
-            print(f"\np95 through the shell launcher ÷ p95 of venv python -I -S -c pass, {args.repeats} repeats of "
-                  f"{args.runs} rounds (min / median / max):")  # fmt: skip
-            for name, values in ratios.items():
+            print(f"\np50 and p95 through the shell launcher ÷ those of venv python -I -S -c pass, {args.repeats} "
+                  f"repeats of {args.runs} rounds (min / median / max):")  # fmt: skip
+            for name, pairs in ratios.items():
                 print(
-                    f"  {name:18} {min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
+                    f"  {name:18} p50 {_spread([p for p, _ in pairs])}   p95 {_spread([p for _, p in pairs])}"
                 )
         log = base / "state" / "hooks.log"
         print("hook log:", log.read_text()[:500] if log.exists() else "empty (no hook met an error)")
@@ -188,8 +201,9 @@ def measure(
     session: Session,
     transcript: Path,
     launcher_only: bool = False,
-) -> dict[str, float]:
-    """Round-robin: each round runs every baseline and every hook once, so load hits all alike."""
+) -> dict[str, tuple[float, float]]:
+    """Round-robin: each round runs every baseline and every hook once, so load hits all alike; the
+    p50 and p95 ratios of each hook through the shell launcher to the venv's `-I -S -c pass`."""
     venv_python = str(ROOT / ".venv" / "bin" / "python")
     script = str(ROOT / "consolidate" / "hooks" / "consolidate-hook.sh")
     launchers = {  # how each launcher runs one event
@@ -210,18 +224,23 @@ def measure(
     for _, command, data in jobs:  # warm-up: bytecode written, the backlog ticked
         subprocess.run(command, input=data, env=env, capture_output=True, text=True, check=True)
     times: dict[str, list[float]] = {name: [] for name, _, _ in jobs}
-    for _ in range(runs):
+    for run in range(runs):
         for name, command, data in jobs:
             if name.startswith(("UserPromptSubmit", "Stop")):
                 grow(session, transcript)
-            times[name].append(run_once(command, data, env))
+            fresh = data.replace(FRESH_SESSION, f"{FRESH_SESSION}-{time.time_ns()}-{run}")
+            times[name].append(run_once(command, fresh, env))
     stats = report(runs, times, list(baselines))
-    venv_p95 = stats["venv python -I -S -c pass"][1]
+    venv_p50, venv_p95 = stats["venv python -I -S -c pass"]
     return {
-        name.split("|")[0]: p95 / venv_p95
-        for name, (_, p95) in stats.items()
+        name.split("|")[0]: (p50 / venv_p50, p95 / venv_p95)
+        for name, (p50, p95) in stats.items()
         if name.endswith("|sh launcher")
     }
+
+
+def _spread(values: list[float]) -> str:
+    return f"{min(values):.2f}× / {statistics.median(values):.2f}× / {max(values):.2f}×"
 
 
 def grow(session: Session, transcript: Path) -> None:

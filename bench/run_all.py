@@ -33,7 +33,8 @@ class Bench:
 
 
 BENCHES = (
-    Bench("hooks", ("--runs", "15"), corpus="uses"),
+    Bench("hooks", ("--runs", "20", "--repeats", "3", "--launcher-only"), corpus="uses"),
+    Bench("hooks_cli", ("--rounds", "4", "--repeats", "3"), corpus_option=False),
     Bench("audit_devset", ("--seeds", "3")),
     Bench("audit_speed", ("--files", "2000", "--entries", "500")),
     Bench("scan_devset"),

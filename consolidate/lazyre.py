@@ -6,7 +6,10 @@ and each one is compiled the first time it runs. Standard library only (the hook
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
 
 _METHODS = ("search", "match", "fullmatch", "sub", "subn", "split", "findall", "finditer")
 
@@ -33,4 +36,5 @@ class _LazyPattern:
 
 def lazy(source: str, flags: int | re.RegexFlag = 0) -> re.Pattern[str]:
     """A pattern compiled the first time one of its methods is called (typed as the pattern it becomes)."""
-    return cast("re.Pattern[str]", _LazyPattern(source, int(flags)))
+    pattern: re.Pattern[str] = _LazyPattern(source, int(flags))  # type: ignore[assignment]
+    return pattern

@@ -15,12 +15,15 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from .lazyre import lazy
+from .plain import Frozen
 from .secret_rules import RULES
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _words(text: str) -> frozenset[str]:
@@ -69,11 +72,14 @@ _TRAILING = ".,;:!?)]}>"
 _MARKER = lazy(r"\[REDACTED:[^\]]*\]")
 
 
-@dataclass(frozen=True)
-class SecretMatch:
+class SecretMatch(Frozen):
+    __slots__ = FIELDS = ("kind", "start", "end")
     kind: str
     start: int
     end: int
+
+    def __init__(self, kind: str, start: int, end: int) -> None:
+        self._set(kind=kind, start=start, end=end)
 
 
 class _Rules:

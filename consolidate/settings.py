@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
-from memory_layout import ProjectLayout, claude_home, resolve_layout
+from memory_layout.paths import ProjectLayout, claude_home, resolve_layout
+
+from .plain import Frozen
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 
-@dataclass(frozen=True)
-class Settings:
+class Settings(Frozen):
+    __slots__ = FIELDS = ("layout", "state_dir")
     layout: ProjectLayout
     state_dir: Path
+
+    def __init__(self, layout: ProjectLayout, state_dir: Path) -> None:
+        self._set(layout=layout, state_dir=state_dir)
 
     @property
     def memory_dir(self) -> Path:
@@ -28,7 +34,9 @@ class Settings:
 
 def memory_key(memory_dir: str | os.PathLike[str]) -> str:
     """The name of a memory dir's folders in our state dir (the hooks compute it too)."""
-    return hashlib.sha256(os.path.realpath(memory_dir).encode()).hexdigest()[:16]
+    from .fsutil import sha256_hex
+
+    return sha256_hex(os.path.realpath(memory_dir).encode())[:16]
 
 
 def state_dir(home: Path, env: Mapping[str, str] | None = None) -> Path:

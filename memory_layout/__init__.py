@@ -6,7 +6,7 @@ without importing the Markdown and YAML parsers the rest of the package needs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not `typing`: the hooks import `memory_layout.paths`, and so this package
 
 _EXPORTS = {
     "document": [
@@ -36,6 +36,8 @@ _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in nam
 __all__ = sorted(_MODULE_OF)
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .document import Block, Document, DocumentError, Entry, Section, decode_document, parse_document
     from .frontmatter import Frontmatter, render_frontmatter
     from .health import BUDGET_BYTES, BUDGET_LINES, Defect, IndexBudget, check_tree, measure_index

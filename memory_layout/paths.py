@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_KEY_LENGTH = 200
 TEAM_DIR = ".claude/team-memory"  # the team memory folder, relative to the repository root
@@ -88,15 +90,39 @@ def match_project_dir(projects: Path, key: str) -> Path:
     return exact
 
 
-@dataclass(frozen=True)
 class ProjectLayout:
-    """Every path the tool reads or writes for one project."""
+    """Every path the tool reads or writes for one project (a frozen value; not a dataclass, whose
+    import the hooks would pay on every call)."""
 
+    __slots__ = ("project", "git_root", "claude_home", "memory_dir", "transcripts_dir")
     project: Path
     git_root: Path | None
     claude_home: Path
     memory_dir: Path
     transcripts_dir: Path
+
+    def __init__(
+        self, project: Path, git_root: Path | None, claude_home: Path, memory_dir: Path, transcripts_dir: Path
+    ) -> None:
+        for name, value in zip(
+            self.__slots__, (project, git_root, claude_home, memory_dir, transcripts_dir), strict=True
+        ):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"ProjectLayout is frozen: cannot set {name}")
+
+    def _values(self) -> tuple[Path | None, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return self._values() == other._values() if isinstance(other, ProjectLayout) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "ProjectLayout(" + ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__) + ")"
 
     @property
     def index(self) -> Path:

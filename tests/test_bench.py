@@ -43,3 +43,10 @@ def test_an_unknown_bench_is_a_usage_error() -> None:
     done = subprocess.run([sys.executable, str(BENCH / "run_all.py"), "--only", "nope"], capture_output=True,
                           text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2 and "unknown bench(es): nope" in done.stderr
+
+
+def test_the_cli_hook_bench_skips_saying_why_without_the_cli(tmp_path: Path) -> None:
+    missing = tmp_path / "no-claude"
+    done = subprocess.run([sys.executable, str(BENCH / "hooks_cli.py"), "--cli", str(missing)],
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stdout == f"skipped: no Claude Code CLI ({missing})\n"

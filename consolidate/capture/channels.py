@@ -8,23 +8,29 @@ comment on an undeclared channel is dropped, and reported when one edit away fro
 
 from __future__ import annotations
 
-from collections.abc import Collection
-from dataclasses import dataclass, field
-from typing import Any
-
+from ..plain import Frozen, Plain
 from ..secrets import redact
-from ..transcripts.markers import Marker
 from .queue import NewItem, item_id
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Collection
+    from typing import Any
+
+    from ..transcripts.markers import Marker
 
 LESSON_CHANNEL = "lesson"
 _TRIGGER_KEYS = ("tool", "command", "path", "project", "guard")
 
 
-@dataclass(frozen=True)
-class Typo:
+class Typo(Frozen):
+    __slots__ = FIELDS = ("written", "meant", "payload")
     written: str
     meant: str
     payload: str
+
+    def __init__(self, written: str, meant: str, payload: str) -> None:
+        self._set(written=written, meant=meant, payload=payload)
 
     def describe(self) -> str:
         return (
@@ -33,11 +39,13 @@ class Typo:
         )
 
 
-@dataclass
-class Sorted:
-    items: list[NewItem] = field(default_factory=list)
-    lessons: list[dict[str, Any]] = field(default_factory=list)
-    typos: list[Typo] = field(default_factory=list)
+class Sorted(Plain):
+    __slots__ = FIELDS = ("items", "lessons", "typos")
+
+    def __init__(self) -> None:
+        self.items: list[NewItem] = []
+        self.lessons: list[dict[str, Any]] = []
+        self.typos: list[Typo] = []
 
 
 def sort_markers(

@@ -6,11 +6,13 @@ never an error: a typo in a config file must not break a session.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from pathlib import Path
-from typing import Any
-
 from ..lazyre import lazy
+from ..plain import Frozen, replace
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 USER_CONFIG = "config.toml"
 PROJECT_CONFIG = ".consolidate.toml"
@@ -46,29 +48,78 @@ _NUMBERS = {
 }
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(Frozen):
     """Every knob of capture and the hooks, with the defaults of the spec."""
 
-    channels: dict[str, str] = field(default_factory=lambda: {LEARNING: LEARNING_SIGNAL})
-    reminder_hours: float = 24.0
-    reminder_sessions: int = 5
-    reminder_cooldown_hours: float = 12.0
-    inject_max_lessons: int = 3
-    inject_max_bytes: int = 4096
-    watchdog_turns: int = 2
-    watchdog_chars: int = 1000
-    top_lessons: int = 5
-    periodic_enabled: bool = True  # SessionEnd prepares a pending plan when the reminder is due
-    periodic_timeout_minutes: float = 30.0
-    periodic_refresh_hours: float = 24.0  # a pending plan younger than this is not prepared again
-    periodic_nice: int = 10
-    periodic_engine: str = ""  # "" = $CONSOLIDATE_ENGINE, else offline
-    recall_auto: bool = False
-    recall_max_hits: int = 3
-    recall_max_bytes: int = 2048
-    recall_refresh_minutes: float = 30.0
-    problems: tuple[str, ...] = ()
+    __slots__ = FIELDS = (
+        "channels", "reminder_hours", "reminder_sessions", "reminder_cooldown_hours", "inject_max_lessons",
+        "inject_max_bytes", "watchdog_turns", "watchdog_chars", "top_lessons", "periodic_enabled",
+        "periodic_timeout_minutes", "periodic_refresh_hours", "periodic_nice", "periodic_engine",
+        "recall_auto", "recall_max_hits", "recall_max_bytes", "recall_refresh_minutes", "problems",
+    )  # fmt: skip
+    channels: dict[str, str]
+    reminder_hours: float
+    reminder_sessions: int
+    reminder_cooldown_hours: float
+    inject_max_lessons: int
+    inject_max_bytes: int
+    watchdog_turns: int
+    watchdog_chars: int
+    top_lessons: int
+    periodic_enabled: bool
+    periodic_timeout_minutes: float
+    periodic_refresh_hours: float
+    periodic_engine: str
+    periodic_nice: int
+    recall_auto: bool
+    recall_max_hits: int
+    recall_max_bytes: int
+    recall_refresh_minutes: float
+    problems: tuple[str, ...]
+
+    def __init__(
+        self,
+        channels: dict[str, str] | None = None,
+        reminder_hours: float = 24.0,
+        reminder_sessions: int = 5,
+        reminder_cooldown_hours: float = 12.0,
+        inject_max_lessons: int = 3,
+        inject_max_bytes: int = 4096,
+        watchdog_turns: int = 2,
+        watchdog_chars: int = 1000,
+        top_lessons: int = 5,
+        periodic_enabled: bool = True,  # SessionEnd prepares a pending plan when the reminder is due
+        periodic_timeout_minutes: float = 30.0,
+        periodic_refresh_hours: float = 24.0,  # a pending plan younger than this is not prepared again
+        periodic_nice: int = 10,
+        periodic_engine: str = "",  # "" = $CONSOLIDATE_ENGINE, else offline
+        recall_auto: bool = False,
+        recall_max_hits: int = 3,
+        recall_max_bytes: int = 2048,
+        recall_refresh_minutes: float = 30.0,
+        problems: tuple[str, ...] = (),
+    ) -> None:
+        self._set(
+            channels={LEARNING: LEARNING_SIGNAL} if channels is None else channels,
+            reminder_hours=reminder_hours,
+            reminder_sessions=reminder_sessions,
+            reminder_cooldown_hours=reminder_cooldown_hours,
+            inject_max_lessons=inject_max_lessons,
+            inject_max_bytes=inject_max_bytes,
+            watchdog_turns=watchdog_turns,
+            watchdog_chars=watchdog_chars,
+            top_lessons=top_lessons,
+            periodic_enabled=periodic_enabled,
+            periodic_timeout_minutes=periodic_timeout_minutes,
+            periodic_refresh_hours=periodic_refresh_hours,
+            periodic_nice=periodic_nice,
+            periodic_engine=periodic_engine,
+            recall_auto=recall_auto,
+            recall_max_hits=recall_max_hits,
+            recall_max_bytes=recall_max_bytes,
+            recall_refresh_minutes=recall_refresh_minutes,
+            problems=problems,
+        )
 
     def signal(self, channel: str, count: int) -> str:
         template = (
@@ -76,6 +127,9 @@ class Config:
             or f"{{n}} {channel} item(s) pending — drain them with `consolidate dream`"
         )
         return template.replace("{n}", str(count))
+
+
+_DEFAULTS = Config()
 
 
 def load_config(state_dir: Path, repo: Path | None) -> Config:
@@ -134,8 +188,6 @@ def _channels(current: dict[str, str], declared: object, path: Path, problems: l
 
 
 def _field_type(attribute: str) -> type:
-    for item in fields(Config):
-        if item.name == attribute:
-            name = getattr(item.type, "__name__", item.type)  # a string under postponed annotations
-            return {"float": float, "bool": bool}.get(str(name), int)
-    return float
+    """The type of a numeric or boolean field, as its default has it."""
+    default = getattr(_DEFAULTS, attribute, 0.0)
+    return bool if isinstance(default, bool) else type(default)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from ..fsutil import atomic_write
 from ..lazyre import lazy
@@ -18,6 +17,11 @@ from ..secrets import redact, redact_clip
 from ..transcripts.markers import without_markers
 from ..transcripts.records import Record, human_text
 from .places import project_key
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
+
 
 HANDOFF_DIR = "handoff"
 KEEP_ENTRIES = 6

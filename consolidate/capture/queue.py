@@ -7,21 +7,23 @@ never comes back. WAL and a busy timeout let ticks, hooks and the dream share th
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from ..errors import UsageError
+from ..fsutil import sha256_hex
+from ..plain import Frozen
 from .config import Config
 from .places import claude_home, repo_root, state_root
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
 
 QUEUE_FILE = "queue.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
@@ -35,18 +37,21 @@ _SCHEMA = (
 
 
 def item_id(channel: str, payload: str) -> str:
-    return hashlib.sha256(f"{channel}\0{payload}".encode()).hexdigest()
+    return sha256_hex(f"{channel}\0{payload}".encode())
 
 
 def now_iso() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-@dataclass(frozen=True)
-class NewItem:
+class NewItem(Frozen):
+    __slots__ = FIELDS = ("channel", "payload", "source")
     channel: str
     payload: str
-    source: dict[str, Any] = field(default_factory=dict)
+    source: dict[str, Any]
+
+    def __init__(self, channel: str, payload: str, source: dict[str, Any] | None = None) -> None:
+        self._set(channel=channel, payload=payload, source={} if source is None else source)
 
     @property
     def id(self) -> str:

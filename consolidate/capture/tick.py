@@ -11,41 +11,66 @@ from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
-from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
 
-from ..learnings.store import open_store
+from ..plain import Frozen, Plain, replace
 from ..transcripts.lines import LineStats
 from ..transcripts.markers import find_markers
-from ..transcripts.records import normalize
+from ..transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS, normalize
 from ..transcripts.session import TranscriptFile, find_transcripts
 from ..transcripts.state import ScanState, iter_new_records, state_key
 from . import handoff, watchdog
-from .channels import Sorted, Typo, sort_markers
-from .config import Config
+from .channels import Sorted, sort_markers
 from .places import repo_root, transcripts_dir
 from .queue import QUEUE_FILE, Queue, pending_signals
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from datetime import datetime
+    from typing import IO, Any
+
+    from .channels import Typo
+    from .config import Config
 
 TICK_DIR = "tick"
 FACTS_KEEP_SECONDS = 2 * 86400
 FAULT_ENV = "CONSOLIDATE_TICK_FAULT"  # tests: "after-enqueue" exits between the commit and the offsets
+# Lines a tick has no use for, passed over unparsed (their offsets still advance): progress and
+# attachment records — a live session writes tens of KB of them a turn (tool listings, prompt
+# snapshots) — and metadata records other than the titles the handoff keeps.
+_TITLES = tuple(f'"{kind}"'.encode() for kind in handoff.TITLE_KEYS)
+UNUSED_PREFIXES = (
+    *(p for p in METADATA_PREFIXES if not p.endswith(_TITLES)),
+    *(f'{{"type":{space}"{kind}"'.encode() for kind in ("api-request-shape", "api-request-blob") for space in ("", " ")),
+)  # fmt: skip
+UNUSED_MARKERS = (*PROGRESS_MARKERS, b'"attachment":{', b'"attachment": {')
 
 
-@dataclass
-class TickResult:
-    added: list[str] = field(default_factory=list)
-    lessons: list[str] = field(default_factory=list)
-    typos: list[Typo] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
-    nudge: str | None = None
-    signals: list[str] = field(default_factory=list)
-    live_facts: dict[str, Any] | None = None  # the live session's handoff facts after this tick
-    scanned: bool = False
-    stats: LineStats = field(default_factory=LineStats)
+class TickResult(Plain):
+    __slots__ = FIELDS = (
+        "added",
+        "lessons",
+        "typos",
+        "problems",
+        "nudge",
+        "signals",
+        "live_facts",
+        "scanned",
+        "stats",
+    )
+
+    def __init__(self) -> None:
+        self.added: list[str] = []
+        self.lessons: list[str] = []
+        self.typos: list[Typo] = []
+        self.problems: list[str] = []
+        self.nudge: str | None = None
+        self.signals: list[str] = []
+        self.live_facts: dict[str, Any] | None = None  # the live session's handoff facts after this tick
+        self.scanned = False
+        self.stats = LineStats()
 
     def lines(self) -> list[str]:
         """What the agent is told: the drain signals, typos, problems and the nudge; [] when quiet."""
@@ -57,17 +82,44 @@ class TickResult:
         ]
 
 
-@dataclass(frozen=True)
-class TickScope:
+class TickScope(Frozen):
+    __slots__ = FIELDS = (
+        "home", "state_dir", "cwd", "config", "live_transcript", "byte_budget", "wait", "transcripts_override",
+        "deliver_nudge",
+    )  # fmt: skip
     home: Path
     state_dir: Path
     cwd: str
     config: Config
-    live_transcript: Path | None = None
-    byte_budget: int | None = None
-    wait: bool = True
-    transcripts_override: Path | None = None  # a hook knows the live transcript's folder
-    deliver_nudge: bool = True  # False for a caller that cannot speak to the model (Stop): it stays due
+    live_transcript: Path | None
+    byte_budget: int | None
+    wait: bool
+    transcripts_override: Path | None
+    deliver_nudge: bool
+
+    def __init__(
+        self,
+        home: Path,
+        state_dir: Path,
+        cwd: str,
+        config: Config,
+        live_transcript: Path | None = None,
+        byte_budget: int | None = None,
+        wait: bool = True,
+        transcripts_override: Path | None = None,  # a hook knows the live transcript's folder
+        deliver_nudge: bool = True,  # False for a caller that cannot speak to the model (Stop): it stays due
+    ) -> None:
+        self._set(
+            home=home,
+            state_dir=state_dir,
+            cwd=cwd,
+            config=config,
+            live_transcript=live_transcript,
+            byte_budget=byte_budget,
+            wait=wait,
+            transcripts_override=transcripts_override,
+            deliver_nudge=deliver_nudge,
+        )
 
     @property
     def project(self) -> Path:
@@ -145,7 +197,9 @@ def _read(
     """Read what the transcript gained (stopping once `allowance` bytes are read); the bytes read."""
     key = state_key(transcript.path)
     start = state.files[key].offset if key in state.files else 0
-    for raw in iter_new_records(transcript.path, state, stats):
+    for raw in iter_new_records(
+        transcript.path, state, stats, skip_prefixes=UNUSED_PREFIXES, skip_markers=UNUSED_MARKERS
+    ):
         entry = state.files[key]
         _absorb(raw, entry.data, transcript, config, found)
         if allowance is not None and entry.offset - start >= allowance:
@@ -190,6 +244,7 @@ def _capture_lessons(
     if not lessons:
         return
     from ..errors import UsageError
+    from ..learnings.store import open_store  # only when the agent wrote a lesson
 
     store = open_store(scope.state_dir, scope.project)
     for lesson in lessons:

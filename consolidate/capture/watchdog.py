@@ -8,9 +8,12 @@ their thresholds the watchdog nudges once; a new marker starts a new stretch.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..transcripts.records import Record, human_text
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
+
 
 NUDGE = (
     "capture watchdog: {turns} assistant turns and {chars} characters from the user since the last "

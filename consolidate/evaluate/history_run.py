@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -25,7 +25,7 @@ from ..dream.orient import orient
 from ..dream.synthesize import synthesize
 from ..engines.offline import OfflineEngine
 from ..models import Candidate
-from ..settings import load_settings
+from ..settings import Settings, load_settings
 from ..transcripts.records import human_text
 from ..transcripts.session import find_transcripts, read_transcript
 from .history_corpus import copy_sessions, reverse_edits
@@ -150,9 +150,7 @@ def run_window(
         (project / name).write_text(text, encoding="utf-8")
     transcripts = home / "projects" / project_key(project)
     copy_sessions(corpus / labels.corpus / labels.transcripts, transcripts, window.start, window.until)
-    settings = replace(
-        load_settings(project, memory_dir=root / "memory", home=home), state_dir=root / "state"
-    )
+    settings = Settings(load_settings(project, memory_dir=root / "memory", home=home).layout, root / "state")
     snapshot = orient(settings, create=False)
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=window.start or EPOCH))
     plan = synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any
 
 from ..capture.config import Config, load_config
 from ..capture.places import claude_home, repo_root, state_root, transcripts_dir
 from .dedup import SAFE_ID
 
+TYPE_CHECKING = False  # not `typing`: every hook imports this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
-@dataclass
+
 class HookContext:
-    event: str
-    payload: dict[str, Any]
-    env: Mapping[str, str]
-    now: datetime = field(default_factory=lambda: datetime.now(UTC))
+    def __init__(
+        self, event: str, payload: dict[str, Any], env: Mapping[str, str], now: datetime | None = None
+    ) -> None:
+        self.event = event
+        self.payload = payload
+        self.env = env
+        self.now = datetime.now(UTC) if now is None else now
 
     @cached_property
     def home(self) -> Path:

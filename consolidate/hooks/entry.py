@@ -12,13 +12,17 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
 
 from ..capture.places import claude_home, state_root
 from .context import HookContext
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import TextIO
+
 
 CHILD_ENV = "CONSOLIDATE_CHILD"
 LOG_FILE = "hooks.log"

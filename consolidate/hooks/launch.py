@@ -2,10 +2,12 @@
 
 A PreToolUse call first asks the lesson manifests (`learnings/manifest.py`) of the project's store and
 of the global store whether any lesson could match it, with `os`, `json` and — only for a trigger the
-call reaches — `re`. When none can, the hook answers nothing and exits. A matching lesson, a manifest
-missing, stale or unreadable, or any fault here hands the call to the full hook (`entry.run_hook`),
-which decides, injects once per context and blocks a guarded call it cannot decide: this path can
-only ever say "no lesson applies". The other events run the full hook directly.
+call reaches — `re`. When none can, or every lesson it matches is advice already injected in this
+context, the hook answers nothing and exits. A guard lesson that matches, a lesson not yet injected, a
+manifest missing, stale or unreadable, or any fault here hands the call to the full hook
+(`entry.run_hook`), which decides, injects once per context and blocks a guarded call it cannot
+decide: this path can only ever say "the full hook would say nothing". The other events run the full
+hook directly.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ CHILD_ENV = "CONSOLIDATE_CHILD"
 INTERPRETER_FILE = "hook-python"
 PATH_KEYS = ("file_path", "path", "notebook_path")  # as `lessons.ToolCall` reads them
 GLOBAL_STORE = "global"
+SESSIONS_DIR = "sessions"  # as `dedup.SESSIONS_DIR`
 MAX_KEY_LENGTH = 200
 
 
@@ -58,7 +61,9 @@ def answer(event: str, env: Mapping[str, str], state: str) -> int:
 
 
 def no_lesson_applies(payload: object, env: Mapping[str, str], state: str) -> bool:
-    """True only when the fresh manifests show that no lesson's trigger matches this call."""
+    """True only when the fresh manifests show that the full hook would say nothing: no lesson's
+    trigger matches this call, or every lesson it matches only advises and was injected in this
+    context already (its once-per-context mark exists)."""
     from ..learnings import manifest
     from ..learnings.triggermatch import fields_match
 
@@ -85,7 +90,26 @@ def no_lesson_applies(payload: object, env: Mapping[str, str], state: str) -> bo
     command = command if isinstance(command, str) else ""
     paths = tuple(str(tool_input[k]) for k in PATH_KEYS if isinstance(tool_input.get(k), str))
     cwd = str(payload.get("cwd") or "")
-    return not any(fields_match(t, tool, command, paths, cwd, root) for t in triggers)
+    matched = [(lesson, guard) for fields, lesson, guard in triggers if fields_match(fields, tool, command, paths, cwd, root)]  # fmt: skip
+    return not matched or all_injected(matched, payload, state)
+
+
+def all_injected(matched: list[tuple[str, bool]], payload: dict[str, object], state: str) -> bool:
+    """Whether every matched lesson is advice already injected in this context (`dedup.SessionMarks`
+    of `HookContext.context_id`). A guard, even one that only advises, is left to the full hook."""
+    if any(guard for _, guard in matched):
+        return False
+    session, agent = str(payload.get("session_id") or ""), str(payload.get("agent_id") or "")
+    if not _safe_id(session):
+        return False  # no context to dedupe by: the full hook injects every time
+    context = f"{session}.{agent}" if agent and _safe_id(agent) else session
+    marks = os.path.join(state, SESSIONS_DIR, context, "injected")
+    return all(_safe_id(lesson) and os.path.exists(os.path.join(marks, lesson)) for lesson, _ in matched)
+
+
+def _safe_id(value: str) -> bool:
+    """`dedup.SAFE_ID` without `re`: 1-100 ASCII letters, digits, `_` or `-`."""
+    return 0 < len(value) <= 100 and value.isascii() and all(c.isalnum() or c in "_-" for c in value)
 
 
 def state_dir(env: Mapping[str, str]) -> str:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from ..capture.tick import TickResult, TickScope, run_tick
+from ..fsutil import sha1_hex
 from .context import HookContext
 from .dedup import SessionMarks
 
@@ -32,7 +31,5 @@ def tick_lines(ctx: HookContext) -> list[str]:
     not repeated by the first prompt, and a signal comes again only when it changes (or after clear)."""
     result = hook_tick(ctx)
     marks = SessionMarks(ctx.state_dir, ctx.session_id)
-    result.signals = [
-        s for s in result.signals if marks.claim("signal-" + hashlib.sha1(s.encode()).hexdigest()[:16])
-    ]
+    result.signals = [s for s in result.signals if marks.claim("signal-" + sha1_hex(s.encode())[:16])]
     return result.lines()

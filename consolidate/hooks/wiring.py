@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..fsutil import parse_json_object
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
 
 _OURS = re.compile(
     r"(?:(?:^|[\s/\\\"'])(?:-m\s+)?consolidate[\"']?\s+hook|consolidate-hook\.sh[\"']?)\s+(\w+)"

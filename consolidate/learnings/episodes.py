@@ -8,9 +8,13 @@ files read as they are); a line with `op` is a later event about one episode: `b
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
-from typing import Any
+
+from ..plain import Frozen, Plain, asdict
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 IMPACT = {"critical": 1.0, "high": 0.7, "medium": 0.4, "low": 0.1}
 TYPES = ("correction", "insight", "knowledge_gap")
@@ -24,15 +28,20 @@ _EPISODE_KEYS = {
 _PROBE_COMMANDS = ("", "ls", "git status", "echo hello", "make test", "cd /tmp && ls -la", "python3 -V")
 
 
-@dataclass(frozen=True)
-class Trigger:
+class Trigger(Frozen):
     """When a lesson is injected before a tool call; every field given must match."""
 
-    tool: str = ""  # regex on the tool name, e.g. "Bash" or "Edit|Write"
-    command: str = ""  # regex searched in tool_input.command
-    path: str = ""  # glob on tool_input.file_path / path / notebook_path
-    project: str = ""  # the call's cwd must be inside this directory
-    guard: bool = False  # deny the call instead of advising
+    __slots__ = FIELDS = ("tool", "command", "path", "project", "guard")
+    tool: str  # regex on the tool name, e.g. "Bash" or "Edit|Write"
+    command: str  # regex searched in tool_input.command
+    path: str  # glob on tool_input.file_path / path / notebook_path
+    project: str  # the call's cwd must be inside this directory
+    guard: bool  # deny the call instead of advising
+
+    def __init__(
+        self, tool: str = "", command: str = "", path: str = "", project: str = "", guard: bool = False
+    ) -> None:
+        self._set(tool=tool, command=command, path=path, project=project, guard=guard)
 
     @property
     def is_empty(self) -> bool:
@@ -81,25 +90,49 @@ class Trigger:
         return {key: value for key, value in asdict(self).items() if value}
 
 
-@dataclass
-class Episode:
-    id: str
-    ts: str
-    rule: str
-    type: str = "correction"
-    source: str = "owner"
-    context: str = ""
-    error: str = ""
-    why: str = ""
-    impact: str = "medium"
-    tags: list[str] = field(default_factory=list)
-    freq: int = 1
-    status: str = "active"
-    last_seen: str = ""
-    trigger: Trigger | None = None
-    origin: str = ""  # the marker id a lesson block was captured from
-    confirmed: bool = True  # False for a lesson the assistant wrote: its guard waits for the user
-    extra: dict[str, Any] = field(default_factory=dict)  # keys we do not know, kept as written
+class Episode(Plain):
+    __slots__ = FIELDS = (
+        "id", "ts", "rule", "type", "source", "context", "error", "why", "impact", "tags", "freq", "status",
+        "last_seen", "trigger", "origin", "confirmed", "extra",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        id: str,  # noqa: A002 - the episode's key
+        ts: str,
+        rule: str,
+        type: str = "correction",  # noqa: A002 - the episode's key
+        source: str = "owner",
+        context: str = "",
+        error: str = "",
+        why: str = "",
+        impact: str = "medium",
+        tags: list[str] | None = None,
+        freq: int = 1,
+        status: str = "active",
+        last_seen: str = "",
+        trigger: Trigger | None = None,
+        origin: str = "",  # the marker id a lesson block was captured from
+        confirmed: bool = True,  # False for a lesson the assistant wrote: its guard waits for the user
+        extra: dict[str, Any] | None = None,  # keys we do not know, kept as written
+    ) -> None:
+        self.id = id
+        self.ts = ts
+        self.rule = rule
+        self.type = type
+        self.source = source
+        self.context = context
+        self.error = error
+        self.why = why
+        self.impact = impact
+        self.tags = [] if tags is None else tags
+        self.freq = freq
+        self.status = status
+        self.last_seen = last_seen
+        self.trigger = trigger
+        self.origin = origin
+        self.confirmed = confirmed
+        self.extra = {} if extra is None else extra
 
     @property
     def guards(self) -> bool:

@@ -10,11 +10,15 @@ when a fault of its own stops it from matching the call.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
 from pathlib import Path
 
 from ..fsutil import write_if_changed
 from .episodes import Episode
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 
 MARKER = "guard"
 GLOBAL_ROOT = "*"

@@ -10,16 +10,20 @@ call's cwd lies inside it). An empty trigger never matches a tool call.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from datetime import datetime
-from pathlib import Path
-from typing import Any
+import re
 
+from ..plain import Frozen
 from .episodes import Episode, Trigger
 from .scoring import ranked
 from .store import EpisodeStore, store_path
 from .triggermatch import fields_match, glob_regex
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from datetime import datetime
+    from pathlib import Path
+    from typing import Any
 
 PATH_KEYS = ("file_path", "path", "notebook_path")
 __all__ = [
@@ -33,12 +37,15 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class ToolCall:
+class ToolCall(Frozen):
+    __slots__ = FIELDS = ("tool", "command", "paths", "cwd")
     tool: str
     command: str
     paths: tuple[str, ...]
     cwd: str
+
+    def __init__(self, tool: str, command: str, paths: tuple[str, ...], cwd: str) -> None:
+        self._set(tool=tool, command=command, paths=paths, cwd=cwd)
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> ToolCall:
@@ -66,9 +73,18 @@ def live_lessons(
 
 
 def matches(trigger: Trigger | None, call: ToolCall, project_root: str) -> bool:
-    if trigger is None or trigger.is_empty or trigger.problem():
+    """Whether a working trigger matches the call. The call is tried first, so only the patterns it
+    reaches are compiled; a trigger that cannot work (`problem`) never matches."""
+    if trigger is None or trigger.is_empty:
         return False
-    return fields_match(trigger.fields, call.tool, call.command, call.paths, call.cwd, project_root)
+    try:
+        if not fields_match(trigger.fields, call.tool, call.command, call.paths, call.cwd, project_root):
+            return False
+    except re.error:
+        if trigger.problem():  # a tool or command regex that does not compile
+            return False
+        raise
+    return not trigger.problem()
 
 
 def render_lesson(episode: Episode) -> str:

@@ -1,7 +1,7 @@
 """The lesson manifest: a store's working triggers, precompiled for the PreToolUse hook.
 
-`<store>/lessons.json` holds the (tool, command, path, project) of every lesson of the store that can
-match a tool call (not archived, a trigger that works), stamped with the size, mtime and inode its
+`<store>/lessons.json` holds the (tool, command, path, project), the id and whether it is a guard of
+every lesson of the store that can match a tool call (not archived, a trigger that works), stamped with the size, mtime and inode its
 `episodes.jsonl` had before it was read. It is rebuilt whenever the store changes under its lock and
 whenever the hook finds it missing, stale or unreadable; a hook that finds it so never trusts it and
 takes the full path (which blocks a guarded call when it cannot decide). Reading it needs only `os`
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 MANIFEST_FILE = "lessons.json"
 EPISODES_FILE = "episodes.jsonl"
-VERSION = 1
+VERSION = 2  # 1 had no lesson ids: a version-1 manifest is stale
 
 Fields = tuple[str, str, str, str]
 
@@ -29,9 +29,9 @@ def _stamp(stat: os.stat_result) -> list[int]:
     return [stat.st_size, stat.st_mtime_ns, stat.st_ino]
 
 
-def load(store_dir: str) -> list[Fields] | None:
-    """The store's working triggers; [] when it has no episodes; None when the manifest is missing,
-    stale or unreadable (the caller then reads the episodes themselves)."""
+def load(store_dir: str) -> list[tuple[Fields, str, bool]] | None:
+    """The store's working triggers, as (fields, lesson id, guard); [] when it has no episodes; None
+    when the manifest is missing, stale or unreadable (the caller then reads the episodes themselves)."""
     try:
         stat = os.stat(os.path.join(store_dir, EPISODES_FILE))
     except FileNotFoundError:
@@ -48,12 +48,17 @@ def load(store_dir: str) -> list[Fields] | None:
     triggers = data.get("triggers")
     if not isinstance(triggers, list):
         return None
-    fields: list[Fields] = []
+    found: list[tuple[Fields, str, bool]] = []
     for entry in triggers:
-        if not (isinstance(entry, list) and len(entry) == 4 and all(isinstance(v, str) for v in entry)):
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 6
+            and all(isinstance(v, str) for v in entry[:5])
+            and isinstance(entry[5], bool)
+        ):
             return None
-        fields.append((entry[0], entry[1], entry[2], entry[3]))
-    return fields
+        found.append(((entry[0], entry[1], entry[2], entry[3]), entry[4], entry[5]))
+    return found
 
 
 def rebuild(episodes_path: Path) -> None:
@@ -68,7 +73,7 @@ def rebuild(episodes_path: Path) -> None:
         target.unlink(missing_ok=True)
         return
     working = [
-        list(e.trigger.fields)
+        [*e.trigger.fields, e.id, e.trigger.guard]
         for e in EpisodeStore(episodes_path).episodes().values()
         if e.status != "archived"
         and e.trigger is not None

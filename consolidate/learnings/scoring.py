@@ -6,12 +6,15 @@ last time the episode was seen (captured or bumped); a promoted episode no longe
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from ..lazyre import lazy
+from ..plain import Frozen
 from .episodes import IMPACT, Episode
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 HOT_FREQ = 3
 PROMOTE_ABOVE = 0.8
@@ -81,12 +84,15 @@ def find_duplicate(rule: str, episodes: Iterable[Episode]) -> Episode | None:
     return next((e for e in episodes if e.status != "archived" and similar(rule, e.rule)), None)
 
 
-@dataclass(frozen=True)
-class LintFinding:
+class LintFinding(Frozen):
+    __slots__ = FIELDS = ("kind", "episode", "score", "advice")
     kind: str  # HOT, PROMOTE or STALE
     episode: Episode
     score: float
     advice: str
+
+    def __init__(self, kind: str, episode: Episode, score: float, advice: str) -> None:
+        self._set(kind=kind, episode=episode, score=score, advice=advice)
 
 
 def lint(episodes: Iterable[Episode], now: datetime) -> list[LintFinding]:

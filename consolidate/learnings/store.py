@@ -10,11 +10,9 @@ from __future__ import annotations
 import fcntl
 import json
 import os
-from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from ..capture.places import project_key, repo_root
 from ..errors import UsageError
@@ -22,6 +20,12 @@ from . import manifest
 from .episodes import IMPACT, TYPES, Episode, Trigger, bump_event, confirm_event, fold, status_event
 from .guards import GLOBAL_ROOT, sync_marker
 from .scoring import find_duplicate
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
 
 EPISODES_FILE = manifest.EPISODES_FILE
 GLOBAL_STORE = "global"

@@ -16,15 +16,18 @@ old plan is removed: whatever moment a run is killed at, the summary names a who
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
 
 from ..fsutil import atomic_write
 from ..settings import memory_key
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from typing import Any
+
 
 PENDING_DIR = "pending"
 SUMMARY_FILE = "pending.json"
@@ -49,6 +52,8 @@ def read_summary(folder: Path) -> dict[str, Any] | None:
 def write_pending(folder: Path, plan_json: str, summary: dict[str, Any]) -> dict[str, Any]:
     """Replace the pending plan: the new plan, the summary that names it, then the old plan goes."""
     data = plan_json.encode("utf-8")
+    import hashlib  # here: a plan can be large, and the hooks that read this module never write one
+
     name = f"plan-{hashlib.sha256(data).hexdigest()[:12]}.json"
     atomic_write(folder / name, data)
     summary = {**summary, "plan_file": name}

@@ -7,27 +7,51 @@ without its newline is not consumed: it may still be being written, and a later 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, BinaryIO
+
+from ..plain import Plain
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, BinaryIO
+
+    Decode = Callable[[bytes], Any]
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # a record longer than this is skipped, not parsed
 _CHUNK = 256 * 1024
 _ENVELOPE = 1024  # the top-level keys of a record come first; message bodies follow
-Decode = Callable[[bytes], Any]
 
 
-@dataclass
-class LineStats:
+class LineStats(Plain):
     """What a read saw: records parsed and lines skipped, by reason."""
 
-    lines: int = 0
-    records: int = 0
-    bad_json: int = 0
-    oversized: int = 0
-    incomplete_tail: int = 0
-    bytes_read: int = 0
-    offset: int = 0  # where the last complete line read ended (not summed by `add`)
+    __slots__ = FIELDS = (
+        "lines",
+        "records",
+        "bad_json",
+        "oversized",
+        "incomplete_tail",
+        "bytes_read",
+        "offset",
+    )
+
+    def __init__(
+        self,
+        lines: int = 0,
+        records: int = 0,
+        bad_json: int = 0,
+        oversized: int = 0,
+        incomplete_tail: int = 0,
+        bytes_read: int = 0,
+        offset: int = 0,  # where the last complete line read ended (not summed by `add`)
+    ) -> None:
+        self.lines = lines
+        self.records = records
+        self.bad_json = bad_json
+        self.oversized = oversized
+        self.incomplete_tail = incomplete_tail
+        self.bytes_read = bytes_read
+        self.offset = offset
 
     @property
     def skipped(self) -> int:

@@ -12,9 +12,9 @@ are only a placeholder such as `<…>` or `...`. Standard library only: the capt
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..lazyre import lazy
+from ..plain import Frozen
 
 _COMMENT = lazy(r"<!--\s*(?P<channel>[A-Za-z][A-Za-z0-9_-]{0,40})\s*:(?P<body>.*?)-->", re.DOTALL)
 VISIBLE_LABELS = (
@@ -44,12 +44,17 @@ _INLINE_CODE = lazy(r"`[^`\n]*`")
 _PLACEHOLDER = lazy(r"^\s*(?:<[^>]*>|\.{3}|…|\[[^\]]*\]|\{[^}]*\})?\s*$")
 
 
-@dataclass(frozen=True)
-class Marker:
+class Marker(Frozen):
+    __slots__ = FIELDS = ("channel", "payload", "form", "fields")
     channel: str  # "learning" for the visible line and #lesson blocks too
     payload: str
     form: str  # "comment" | "visible" | "lesson"
-    fields: tuple[tuple[str, str], ...] = ()  # key: value lines of a #lesson block
+    fields: tuple[tuple[str, str], ...]  # key: value lines of a #lesson block
+
+    def __init__(
+        self, channel: str, payload: str, form: str, fields: tuple[tuple[str, str], ...] = ()
+    ) -> None:
+        self._set(channel=channel, payload=payload, form=form, fields=fields)
 
 
 def find_markers(text: str) -> list[Marker]:

@@ -7,11 +7,14 @@ disk. Standard library only: the capture hook reads transcripts with this module
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from ..lazyre import lazy
+from ..plain import Plain
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 MESSAGE_TYPES = frozenset({"user", "assistant", "system", "attachment", "progress"})
 _METADATA_TYPES = (
@@ -68,18 +71,22 @@ _MACHINE_BLOCK = lazy(
 )
 
 
-@dataclass(slots=True)
-class ToolUse:
-    id: str
-    name: str
-    input: dict[str, Any]
+class ToolUse(Plain):
+    __slots__ = FIELDS = ("id", "name", "input")
+
+    def __init__(self, id: str, name: str, input: dict[str, Any]) -> None:  # noqa: A002 - the record's keys
+        self.id = id
+        self.name = name
+        self.input = input
 
 
-@dataclass(slots=True)
-class ToolResult:
-    tool_use_id: str
-    is_error: bool
-    text: str
+class ToolResult(Plain):
+    __slots__ = FIELDS = ("tool_use_id", "is_error", "text")
+
+    def __init__(self, tool_use_id: str, is_error: bool, text: str) -> None:
+        self.tool_use_id = tool_use_id
+        self.is_error = is_error
+        self.text = text
 
     @property
     def rejected(self) -> bool:
@@ -94,27 +101,50 @@ class ToolResult:
         return _HARNESS_NOTE.split(parts[1], maxsplit=1)[0].strip() if len(parts) == 2 else ""
 
 
-@dataclass(slots=True)
-class Record:
+class Record(Plain):
     """A message record (user, assistant, system, attachment, progress) in file order."""
 
-    type: str
-    uuid: str = ""
-    parent: str | None = None
-    logical_parent: str | None = None
-    session: str = ""
-    timestamp: str = ""
-    line: int = 0
-    subtype: str = ""
-    message_id: str = ""
-    sidechain: bool = False
-    meta: bool = False
-    compact_summary: bool = False
-    origin: str = ""
-    # Empty tuples unless the record has content (most records have none of one kind or another).
-    texts: Sequence[str] = ()
-    tool_uses: Sequence[ToolUse] = ()
-    tool_results: Sequence[ToolResult] = ()
+    __slots__ = FIELDS = (
+        "type", "uuid", "parent", "logical_parent", "session", "timestamp", "line", "subtype", "message_id",
+        "sidechain", "meta", "compact_summary", "origin", "texts", "tool_uses", "tool_results",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        type: str,  # noqa: A002 - the record's key
+        uuid: str = "",
+        parent: str | None = None,
+        logical_parent: str | None = None,
+        session: str = "",
+        timestamp: str = "",
+        line: int = 0,
+        subtype: str = "",
+        message_id: str = "",
+        sidechain: bool = False,
+        meta: bool = False,
+        compact_summary: bool = False,
+        origin: str = "",
+        # Empty tuples unless the record has content (most records have none of one kind or another).
+        texts: Sequence[str] = (),
+        tool_uses: Sequence[ToolUse] = (),
+        tool_results: Sequence[ToolResult] = (),
+    ) -> None:
+        self.type = type
+        self.uuid = uuid
+        self.parent = parent
+        self.logical_parent = logical_parent
+        self.session = session
+        self.timestamp = timestamp
+        self.line = line
+        self.subtype = subtype
+        self.message_id = message_id
+        self.sidechain = sidechain
+        self.meta = meta
+        self.compact_summary = compact_summary
+        self.origin = origin
+        self.texts = texts
+        self.tool_uses = tool_uses
+        self.tool_results = tool_results
 
     @property
     def text(self) -> str:

@@ -10,29 +10,34 @@ import gc
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from ..plain import Frozen, Plain
 from .branches import active_records
-from .fastjson import record_decoders
 from .lines import MAX_LINE_BYTES, LineStats, iter_json_blocks
 from .records import METADATA_PREFIXES, PROGRESS_MARKERS, Record, ToolResult, ToolUse, normalize
 from .state import FileIdentity
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from typing import Any
 
 _TIMESTAMP = re.compile(rb'"timestamp"\s*:\s*"([0-9T:.+\-Z]{10,40})"')
 _TAIL_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True)
-class TranscriptFile:
+class TranscriptFile(Frozen):
     """One transcript on disk: a main session, or a subagent of `session_id` when `agent_id` is set."""
 
+    __slots__ = FIELDS = ("path", "session_id", "agent_id")
     path: Path
     session_id: str
-    agent_id: str = ""
+    agent_id: str
+
+    def __init__(self, path: Path, session_id: str, agent_id: str = "") -> None:
+        self._set(path=path, session_id=session_id, agent_id=agent_id)
 
     @property
     def is_subagent(self) -> bool:
@@ -49,15 +54,24 @@ class TranscriptFile:
         return data if isinstance(data, dict) else {}
 
 
-@dataclass
-class Transcript:
+class Transcript(Plain):
     """The normalised records of one transcript file, in file order."""
 
-    file: TranscriptFile
-    records: list[Record] = field(default_factory=list)
-    stats: LineStats = field(default_factory=LineStats)
-    end_offset: int = 0
-    identity: FileIdentity | None = None  # of the file as it was opened for this read
+    __slots__ = FIELDS = ("file", "records", "stats", "end_offset", "identity")
+
+    def __init__(
+        self,
+        file: TranscriptFile,
+        records: list[Record] | None = None,
+        stats: LineStats | None = None,
+        end_offset: int = 0,
+        identity: FileIdentity | None = None,  # of the file as it was opened for this read
+    ) -> None:
+        self.file = file
+        self.records = [] if records is None else records
+        self.stats = LineStats() if stats is None else stats
+        self.end_offset = end_offset
+        self.identity = identity
 
     def active(self) -> list[Record]:
         return active_records(self.records)
@@ -121,6 +135,8 @@ def read_transcript(
             transcript.identity = FileIdentity.from_handle(handle)
             handle.seek(start)
             markers = PROGRESS_MARKERS if lean else ()
+            from .fastjson import record_decoders  # msgspec: not on the hook path
+
             fast = record_decoders()
             one, many = (fast.one, fast.lines) if fast is not None else (None, None)
             blocks = iter_json_blocks(

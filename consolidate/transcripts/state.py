@@ -7,17 +7,19 @@ is read from the offset; a truncated or replaced file is read again from the sta
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
-from typing import Any, BinaryIO
 
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, sha1_hex
+from ..plain import Frozen, Plain
 from .lines import MAX_LINE_BYTES, LineStats, iter_json_lines
+
+TYPE_CHECKING = False  # not `typing`: the hooks import this module
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+    from typing import Any, BinaryIO
 
 HEAD_BYTES = 4096
 STATE_VERSION = 1
@@ -37,14 +39,21 @@ class Change(StrEnum):
         return self in (Change.NEW, Change.REPLACED, Change.TRUNCATED)
 
 
-@dataclass(frozen=True)
-class FileIdentity:
+class FileIdentity(Frozen):
+    __slots__ = FIELDS = ("device", "inode", "size", "mtime_ns", "head_len", "head_hash")
     device: int
     inode: int
     size: int
     mtime_ns: int
     head_len: int
     head_hash: str
+
+    def __init__(
+        self, device: int, inode: int, size: int, mtime_ns: int, head_len: int, head_hash: str
+    ) -> None:
+        self._set(
+            device=device, inode=inode, size=size, mtime_ns=mtime_ns, head_len=head_len, head_hash=head_hash
+        )
 
     @classmethod
     def of(cls, path: Path) -> FileIdentity | None:
@@ -67,7 +76,7 @@ class FileIdentity:
 
 
 def _digest(data: bytes) -> str:
-    return hashlib.sha1(data, usedforsecurity=False).hexdigest()
+    return sha1_hex(data)
 
 
 def _head_digest(path: Path, length: int) -> str | None:
@@ -78,13 +87,15 @@ def _head_digest(path: Path, length: int) -> str | None:
         return None
 
 
-@dataclass
-class FileState:
+class FileState(Plain):
     """How far a file was read, and whatever its reader derived from it (`data`)."""
 
-    identity: FileIdentity
-    offset: int
-    data: dict[str, Any] = field(default_factory=dict)
+    __slots__ = FIELDS = ("identity", "offset", "data")
+
+    def __init__(self, identity: FileIdentity, offset: int, data: dict[str, Any] | None = None) -> None:
+        self.identity = identity
+        self.offset = offset
+        self.data = {} if data is None else data
 
 
 def classify_change(path: Path, previous: FileState | None) -> tuple[Change, FileIdentity | None]:
@@ -107,14 +118,22 @@ def classify_change(path: Path, previous: FileState | None) -> tuple[Change, Fil
     return Change.APPENDED, FileIdentity.of(path)
 
 
-@dataclass
-class ScanState:
+class ScanState(Plain):
     """Per-file read positions, saved as one JSON file (atomically)."""
 
-    files: dict[str, FileState] = field(default_factory=dict)
-    data: dict[str, Any] = field(default_factory=dict)
-    # the entries as loaded (kept alive, so an id is never reused): redacted when they were saved
-    saved: dict[int, FileState] = field(default_factory=dict, repr=False, compare=False)
+    __slots__ = ("files", "data", "saved")
+    FIELDS = ("files", "data")  # `saved` is neither compared nor shown
+
+    def __init__(
+        self,
+        files: dict[str, FileState] | None = None,
+        data: dict[str, Any] | None = None,
+        saved: dict[int, FileState] | None = None,
+    ) -> None:
+        self.files = {} if files is None else files
+        self.data = {} if data is None else data
+        # the entries as loaded (kept alive, so an id is never reused): redacted when they were saved
+        self.saved = {} if saved is None else saved
 
     @classmethod
     def load(cls, path: Path) -> ScanState:

@@ -177,3 +177,26 @@ def test_handoff_facts_of_quiet_sessions_are_dropped(
     files = ScanState.load(scan_file).files
     assert "handoff" not in files[str(old)].data and "watch" in files[str(old)].data
     assert files[str(new)].data["handoff"]["entries"] == [["user", "new work"], ["assistant", "done"]]
+
+
+def test_records_a_tick_has_no_use_for_are_passed_over_unparsed(
+    tmp_path: Path, claude_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Attachments, progress and metadata other than titles are skipped before parsing; markers,
+    the watchdog and the handoff's title still see what they need."""
+    session = Session(cwd=str(tmp_path)).user("x" * 1200).title("Fixing the flaky port")
+    snapshot = {"parentUuid": None, "isSidechain": False, "attachment": {"type": "prompt_snapshot",
+                "systemPrompt": ["<!-- learning: not a marker: an attachment -->"]}, "type": "attachment"}  # fmt: skip
+    session.records += [
+        snapshot,
+        {"type": "progress", "data": {"type": "hook_progress"}, "uuid": "p1"},
+        {"type": "api-request-shape", "shape": {"tools": ["Bash"]}},
+        {"type": "last-prompt", "lastPrompt": "x"},
+    ]
+    session.assistant("done <!-- learning: the port must be closed -->").user("y" * 10).assistant("ok")
+    write_session(claude_home, tmp_path, session)
+    data = json.loads(tick(tmp_path, capsys, "--json"))
+    assert [i["payload"] for i in q.pending_items(tmp_path)] == ["the port must be closed"]
+    assert data["lines"] == 9 and data["records"] == 5 and data["bad_json"] == 0  # users, assistants, title
+    (saved,) = (load_settings(tmp_path).state_dir / "tick").glob("*.json")
+    assert "Fixing the flaky port" in saved.read_text()

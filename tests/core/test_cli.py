@@ -273,9 +273,8 @@ def test_another_spelling_of_the_memory_dir_finds_the_same_lock(settings, tmp_pa
     alias = tmp_path / "alias"
     alias.symlink_to(settings.memory_dir)
     spelled = project_settings(settings.layout.project, settings.layout.claude_home)
-    spelled = type(spelled)(
-        type(spelled.layout)(**{**spelled.layout.__dict__, "memory_dir": alias}), spelled.state_dir
-    )
+    layout = {name: getattr(spelled.layout, name) for name in spelled.layout.__slots__}
+    spelled = type(spelled)(type(spelled.layout)(**{**layout, "memory_dir": alias}), spelled.state_dir)
     assert lock_file(spelled) == lock_file(settings)
 
 
