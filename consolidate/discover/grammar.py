@@ -88,9 +88,7 @@ def the_fact(text: str) -> str:
 
 
 def essential(text: str) -> str:
-    """The lesson of what was said, as it is first read: what a document must be made clear about
-    (`the_fact`), and a longer rule without the example tacked on at its end."""
-    text = the_fact(text) or text
+    """A longer rule without the example tacked on at its end, as it is first read."""
     tail = _EXAMPLE_TAIL.search(text)
     if tail and len(text[: tail.start()].split()) >= 5:
         text = text[: tail.start()].rstrip(" ,") + ("." if text.rstrip().endswith(".") else "")
@@ -98,9 +96,10 @@ def essential(text: str) -> str:
 
 
 def generalised(text: str) -> str:
-    """A version named as one instance of the convention written as its form ("bump version to
-    0.10.0-dev" -> "bump version to `X.Y.Z-dev`", "changing the version to -dev2" -> "… to
-    `-devN`")."""
+    """What a document must be made clear about (`the_fact`), and a version named as one instance
+    of the convention written as its form ("bump version to 0.10.0-dev" -> "bump version to
+    `X.Y.Z-dev`", "changing the version to -dev2" -> "… to `-devN`")."""
+    text = the_fact(text) or text
 
     def form(match: re.Match[str]) -> str:
         if match["bare"]:

@@ -66,7 +66,7 @@ def test_a_memory_request_takes_the_rule_said_just_before(tmp_path: Path) -> Non
     writer.assistant("Renaming now.")
     (signal,) = _signals(tmp_path, writer)
     assert (signal.kind, signal.uuid) == ("remember", anchor)
-    assert signal.principle == "We configure packages, not crates"  # the fact, not the task of saying it
+    assert signal.principle == "The docs need to be clear that we configure packages, not crates"
 
 
 def test_a_memory_request_waits_for_the_reply_that_confirms_it(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from consolidate.discover.discover import build_report
 from consolidate.discover.grammar import essential, generalised, mended, the_fact
 from consolidate.discover.quality import rejection_reason
 from consolidate.discover.signals import Signal, make_signal
+from consolidate.discover.wording import finish
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import find_transcripts, read_transcript
 
@@ -95,7 +96,7 @@ def test_what_a_document_must_be_clear_about_is_the_lesson() -> None:
     text = "The README's need to be clear that we configure builds per package not per crate."
     assert the_fact(text) == "We configure builds per package not per crate."
     assert _reason("remember", text) == ""
-    assert essential(text) == "We configure builds per package not per crate."
+    assert finish(text, "editing docs")[0] == "We configure builds per package not per crate."
     assert the_fact("The README needs to be clear that it works") == ""  # too little to be a lesson
 
 
@@ -155,3 +156,9 @@ def test_a_version_named_once_is_written_as_its_form(said: str, form: str) -> No
 )
 def test_a_pinned_version_or_a_short_rule_with_an_example_stays(said: str) -> None:
     assert generalised(said) == said
+
+
+def test_an_example_tacked_on_at_the_end_is_cut() -> None:
+    said = "Stop after every commit so the user can review the change and run tests, for instance on host-x."
+    assert essential(said) == "Stop after every commit so the user can review the change and run tests."
+    assert essential("Use fixtures, e.g. tmp") == "Use fixtures, e.g. tmp"  # too little rule without it
