@@ -177,10 +177,12 @@ _FILLER_STEMS = frozenset(_SYN.get(s, s) for s in map(_stemmer("en").stemWord, _
 
 def shape(code: str) -> str:
     """A code span as compared: lower-cased, numbers and one-letter placeholders made one ("0.10.0-dev"
-    and "X.Y.Z-dev", "[12],[14]" and "[1],[2]"), `<placeholders>` made one, spaces squeezed."""
+    and "X.Y.Z-dev", "[12],[14]" and "[1],[2]"), a numbered pre-release one ("X.Y.Z-dev0", "-devN"
+    and "-dev"), `<placeholders>` made one, spaces squeezed."""
     text = re.sub(r"<[^<>\s]{1,40}>", "<>", code.strip())
     text = re.sub(r"(?<![A-Za-z])[XYZN](?![A-Za-z])", "0", text)
     text = re.sub(r"\d+", "0", text.lower())
+    text = re.sub(r"(?<=\d)-(dev|rc|alpha|beta|pre|post)(?:0|n)\b", r"-\1", text)  # -dev0, -devN: -dev
     return " ".join(text.split())
 
 

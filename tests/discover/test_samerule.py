@@ -70,6 +70,10 @@ SAME_RULE = [
         "3. Commit the plan\n",
         "Always bump the version; mention that as step 1 so the reviewer doesn't have to ask",
     ),
+    (  # a numbered series written as its first step
+        "- Start a feature with a marker commit that bumps the version to `X.Y.Z-dev0`.",
+        "Start each feature with a marker commit bumping the version to `0.4.0-dev`",
+    ),
     (
         "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
         "Update `CHANGELOG.md` before tagging a release because the packagers read it",
@@ -112,6 +116,10 @@ OTHER_RULE = [
     (  # one bullet agrees, the rest is new
         "- All non-trivial changes go on a feature branch.\n- Never force-push to `main`.\n",
         "Put every non-trivial change on a feature branch and tag it with the release version",
+    ),
+    (  # another step of a numbered series: a change of value
+        "- The release candidate is tagged `v1.2.0-rc1`.",
+        "The release candidate is tagged `v1.2.0-rc2`",
     ),
     (  # the same reason, another rule
         "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
@@ -176,6 +184,8 @@ def test_too_little_to_judge_is_never_a_restatement() -> None:
         ("0.10.0-dev", "X.Y.Z-dev"),
         ("[12],[14]", "[1],[2]"),
         ("git checkout -b <type>-<name>", "git checkout -b <a>-<b>"),
+        ("X.Y.Z-dev0", "0.10.0-dev"),
+        ("1.2.0-rcN", "1.2.0-rc3"),
     ],
 )
 def test_code_of_one_shape_compares_equal(a: str, b: str) -> None:
