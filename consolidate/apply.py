@@ -299,6 +299,14 @@ def _drop_pointers_to(ws: Workspace, trashed: Path) -> None:
 
 def _index_files(ws: Workspace) -> list[Path]:
     """MEMORY.md and the cluster files — only those really inside the memory dir (a run writes no other)."""
+    if ws.disk is None:
+        return _list_index_files(ws)
+    if ws.disk.index_files is None:
+        ws.disk.index_files = _list_index_files(ws)
+    return list(ws.disk.index_files)
+
+
+def _list_index_files(ws: Workspace) -> list[Path]:
     memory_real = os.path.realpath(ws.memory_dir)
     clusters = ws.memory_dir / CLUSTER_DIR
     clusters_real = os.path.realpath(clusters)

@@ -13,19 +13,25 @@ from .console import print_diff
 from .errors import NoAnswer
 from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
 from .secrets import redact
-from .workspace import ChangeFailed, Workspace
+from .workspace import ChangeFailed, DiskReads, Workspace
 
 Ask = Callable[[str], str]
 
 
 def proposed_files(
-    plan: Plan, proposal: Proposal, scope: WriteScope, *, after: Sequence[Proposal] = ()
+    plan: Plan,
+    proposal: Proposal,
+    scope: WriteScope,
+    *,
+    after: Sequence[Proposal] = (),
+    disk: DiskReads | None = None,
 ) -> list[tuple[str, str, str | None]]:
     """(name, text before, text after — None when removed) of each file the proposal would change, on
     the current files (or on what the proposals `after` make of them, when it is always applied with
-    them). Raises ChangeFailed when one of its changes cannot be made."""
+    them). Raises ChangeFailed when one of its changes cannot be made. Previews of one plan may share
+    `disk`, so each file is read once for all of them."""
     paths = check_scope(plan, [*after, proposal], scope, with_snapshot=False)
-    workspace = Workspace(scope.memory_dir)
+    workspace = Workspace(scope.memory_dir, disk)
     try:
         for change in (c for base in after for c in base.changes):
             apply_change(workspace, change, paths)

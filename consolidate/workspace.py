@@ -33,6 +33,30 @@ def _read_regular(path: Path, name: str) -> bytes | None:
         raise ChangeFailed(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
+class DiskReads:
+    """What the disk held, read once for many workspaces: the previews of a plan each start from the
+    same files, and nothing is written while they are computed."""
+
+    def __init__(self) -> None:
+        self._read: dict[Path, bytes | None | ChangeFailed] = {}
+        self.index_files: list[Path] | None = None  # MEMORY.md and the cluster files (see apply)
+
+    def seed(self, path: Path, data: bytes) -> None:
+        """What the disk holds at `path`, as read already (the snapshot's files)."""
+        self._read[path] = data
+
+    def read(self, path: Path, name: str) -> bytes | None:
+        if path not in self._read:
+            try:
+                self._read[path] = _read_regular(path, name)
+            except ChangeFailed as exc:
+                self._read[path] = exc
+        found = self._read[path]
+        if isinstance(found, ChangeFailed):
+            raise ChangeFailed(str(found))
+        return found
+
+
 @lru_cache(maxsize=128)
 def _parsed(data: bytes, name: str) -> Document:
     """Parse each distinct content once: previews and apply look at the same files many times."""
@@ -56,15 +80,19 @@ class Workspace:
     to that file edits it again: N changes to one file cost N edits, not N parses and renders. Since an
     edit replaces blocks and never changes one, a copy of each document's block list is a checkpoint."""
 
-    def __init__(self, memory_dir: Path) -> None:
+    def __init__(self, memory_dir: Path, disk: DiskReads | None = None) -> None:
         self.memory_dir = memory_dir
+        self.disk = disk
+        # a path inside the memory dir starts with this (see `_inside`)
+        self._prefix = str(memory_dir).rstrip("/") + "/" if memory_dir.is_absolute() else None
         self._original: dict[Path, bytes | None] = {}
         self._current: dict[Path, bytes | None] = {}
         self._docs: dict[Path, Document] = {}  # a document that is the file's current content
 
     def _load(self, path: Path) -> None:
         if path not in self._current:
-            data = _read_regular(path, self.name(path))
+            name = self.name(path)
+            data = self.disk.read(path, name) if self.disk is not None else _read_regular(path, name)
             self._original[path] = data
             self._current[path] = data
 
@@ -162,7 +190,14 @@ class Workspace:
         return False
 
     def name(self, path: Path) -> str:
+        if self._prefix is not None and path.is_absolute():
+            text = str(path)
+            if text.startswith(self._prefix):
+                return text[len(self._prefix) :]
+            return "." if path == self.memory_dir else text
         return path.relative_to(self.memory_dir).as_posix() if self._inside(path) else str(path)
 
     def _inside(self, path: Path) -> bool:
+        if self._prefix is not None and path.is_absolute():  # a string test, not a walk up the parents
+            return str(path).startswith(self._prefix) or path == self.memory_dir
         return path == self.memory_dir or self.memory_dir in path.parents

@@ -448,8 +448,15 @@ def parse_document(text: str) -> Document:
     return Document(blocks, bom, newline, matter, warnings)
 
 
+# A line that could open a heading (`#`, a setext underline of `=` or `-`) or a list item (`-`, `*` or `+`
+# and a space, or a number): a document with none has no structure to find (most topic files).
+_MAY_OPEN = re.compile(r"\s*(?:[#=\-\d]|[*+](?:\s|$))")
+
+
 def _structure(lines: list[str], offset: int) -> dict[int, tuple[BlockKind, int, int, str]]:
     """Map the first line of each heading and top-level list item to (kind, end, level, title)."""
+    if not any(_MAY_OPEN.match(line) for line in lines):
+        return {}
     # markdown-it turns a lone \r into a line break; blank it so line numbers stay aligned.
     source = "".join(line.replace("\r\n", "\n").replace("\r", " ") for line in lines)
     tokens = _markdown().parse(source)

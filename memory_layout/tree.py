@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote
 
@@ -68,12 +69,13 @@ class MemoryTree:
         return None
 
 
-def link_candidates(source: str, target: str) -> list[str]:
+@lru_cache(maxsize=8192)  # the audit, the previews and the apply resolve the same links many times
+def link_candidates(source: str, target: str) -> tuple[str, ...]:
     """Relative to the linking file first, then to the memory dir root."""
     target = unquote(target.strip("<>").split("#", 1)[0])  # [d](my%20notes.md) is my notes.md
     parent = PurePosixPath(source).parent
     candidates = [_normalize(parent / target), _normalize(PurePosixPath(target))]
-    return [c for i, c in enumerate(candidates) if c and c not in candidates[:i]]
+    return tuple(c for i, c in enumerate(candidates) if c and c not in candidates[:i])
 
 
 def _normalize(path: PurePosixPath) -> str:

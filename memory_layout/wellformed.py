@@ -67,6 +67,8 @@ def _pairs_close(text: str, opening: str, closing: str) -> bool:
 def unmatched(text: str, opening: str, closing: str) -> list[int]:
     """Positions of the `opening`/`closing` characters of `text` that have no partner (a backslash-
     escaped one is plain text)."""
+    if opening not in text and closing not in text:
+        return []
     stack: list[int] = []
     lone: list[int] = []
     for position, char in enumerate(text):
@@ -134,21 +136,28 @@ def _fragment(prose: str, *, entry: bool) -> str:
     return ""
 
 
-def text_problems(text: str, *, entries: bool = False) -> list[tuple[int, str, str]]:
+def text_problems(
+    text: str, *, entries: bool = False, only: set[int] | None = None
+) -> list[tuple[int, str, str]]:
     """(line number, line, problem) for every broken line of `text`, fenced code left out.
-    With `entries`, each top-level list item's first line is also checked as an index entry."""
+    With `entries`, each top-level list item's first line is also checked as an index entry; with
+    `only`, just the lines of those numbers are checked (fences are still followed through the rest)."""
     found: list[tuple[int, str, str]] = []
     lines = text.splitlines()
     start = _frontmatter_end(lines)
     for number, value in _frontmatter_values(lines[:start]):
+        if only is not None and number not in only:
+            continue
         found.extend(
             (number, value, problem) for problem in line_problems(value) if problem == "ends in an ellipsis"
         )
     prose, closed = prose_lines(lines[start:], first=start + 1)
     for number, line in prose:
+        if only is not None and number not in only:
+            continue
         is_entry = entries and bool(re.match(r"^[-*+] ", line))
         found.extend((number, line, problem) for problem in line_problems(line, entry=is_entry))
-    if not closed:
+    if not closed and (only is None or len(lines) in only):
         found.append((len(lines), "", "unclosed code fence"))
     return found
 

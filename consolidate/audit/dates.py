@@ -146,12 +146,28 @@ _PATTERNS: list[tuple[str, str, Resolver]] = [
     ("tr", rf"{_W}geçen yıl{_E}", _years(-1)),
 ]
 _COMPILED = [(lang, re.compile(pattern, re.IGNORECASE), resolve) for lang, pattern, resolve in _PATTERNS]
+# The patterns of other languages all need letters beyond ASCII; without such a letter (an arrow or
+# a dash is no letter), only the English ones (and Turkish "bu hafta") can match, and each of those
+# needs one of these words: most texts hold none, and are done after a few substring tests.
+_ASCII_KEYS = ("yesterday", "today", "tonight", "tomorrow", "ago", "this ", "last ", "next ", "bu hafta")
+_LETTER_BEYOND_ASCII = re.compile(r"[^\W\d_a-zA-Z]")
+
+
+def _may_hold_date(text: str) -> bool:
+    if not text.isascii() and _LETTER_BEYOND_ASCII.search(text):
+        return True
+    lowered = text.lower()
+    return any(key in lowered for key in _ASCII_KEYS)
+
+
 _CODE = re.compile(r"`[^`\n]*`|\]\([^)\n]*\)|https?://\S+")
 
 
 def find_relative_dates(text: str, anchor: date) -> list[RelativeDate]:
     """Relative dates in `text` (outside code spans and links), resolved against `anchor`."""
     shielded = _CODE.sub(lambda m: "\0" * len(m.group(0)), text)
+    if not _may_hold_date(shielded):
+        return []
     found: list[RelativeDate] = []
     taken: list[tuple[int, int]] = []
     for lang, pattern, resolve in _COMPILED:

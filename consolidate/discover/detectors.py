@@ -71,6 +71,8 @@ class _Context:
     programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
+    session: str = ""  # the last session id and the file's name, shared by the signals of the file
+    file_name: str = ""
 
 
 def detect_signals(
@@ -96,12 +98,14 @@ def _emit(context: _Context, signal: Signal | None, position: int) -> None:
 
 
 def _base(record: Record, context: _Context) -> dict[str, str]:
-    return {
-        "session": record.session or context.file.session_id,
-        "uuid": record.uuid,
-        "timestamp": record.timestamp,
-        "file": str(context.file.path),
-    }
+    session = record.session or context.file.session_id
+    if session == context.session:
+        session = context.session  # one string per transcript, not one per signal
+    else:
+        context.session = session
+    if not context.file_name:
+        context.file_name = str(context.file.path)
+    return {"session": session, "uuid": record.uuid, "timestamp": record.timestamp, "file": context.file_name}
 
 
 def _assistant(record: Record, index: int, context: _Context) -> None:

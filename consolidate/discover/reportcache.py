@@ -21,6 +21,7 @@ from .report import Evidence, Learning, ScanReport
 from .signals import Signal
 
 REPORT_FILE = "report.json"
+_CHUNK = 1000  # signals serialised at a time for the key
 _HERE = Path(__file__).resolve().parent
 # what building a report runs: the discoverer's modules, and the few others they call
 _SOURCES = (
@@ -57,7 +58,9 @@ def cached_report(
 
 def _key(signals: list[Signal], memory: Mapping[str, str] | list[str]) -> str:
     digest = hashlib.sha256()
-    digest.update(json.dumps([vars(s) for s in signals], ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    for start in range(0, len(signals), _CHUNK):  # in chunks: never one text of all the signals at once
+        chunk = [vars(s) for s in signals[start : start + _CHUNK]]
+        digest.update(json.dumps(chunk, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
     items = sorted(memory.items()) if isinstance(memory, Mapping) else [("", t) for t in memory]
     for name, text in items:
         digest.update(

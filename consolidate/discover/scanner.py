@@ -16,7 +16,7 @@ from pathlib import Path
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
 from ..transcripts.records import Record
-from ..transcripts.session import TranscriptFile, read_transcript
+from ..transcripts.session import TranscriptFile, paused_gc, read_transcript
 from ..transcripts.state import Change, FileState, ScanState, classify_change, state_key
 from .carry import CARRY_RECORDS, CarryStore
 from .signals import Signal
@@ -82,13 +82,17 @@ class SignalCache:
         """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
         from .detectors import detect_signals  # a scan with nothing new never loads the detectors
 
-        transcript = read_transcript(file, lean=True)
-        if transcript.identity is None:
-            self._forget(key)
-            return FileScan(file, Change.MISSING)
-        active = transcript.active()
-        scan = FileScan(file, change, detect_signals(active, file, echoes=True), transcript.stats)
-        self._remember(key, FileState(transcript.identity, transcript.end_offset), scan.signals, active)
+        # The records hold no cycles and are dropped once searched: with the collector paused until
+        # then they are freed by reference counting, never traversed by a collection.
+        with paused_gc():
+            transcript = read_transcript(file, lean=True)
+            if transcript.identity is None:
+                self._forget(key)
+                return FileScan(file, Change.MISSING)
+            active = transcript.active()
+            scan = FileScan(file, change, detect_signals(active, file, echoes=True), transcript.stats)
+            self._remember(key, FileState(transcript.identity, transcript.end_offset), scan.signals, active)
+            del transcript, active
         return scan
 
     def _append(self, key: str, file: TranscriptFile, previous: FileState, change: Change) -> FileScan | None:

@@ -42,8 +42,11 @@ STOPWORDS = _split(
 
 
 @lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # a turn's text is masked by several rules one after the other
 def mask_code(text: str) -> str:
     """Fenced blocks, inline code and quoted lines blanked out (cues inside quoted code are not the user's)."""
+    if "`" not in text and "~~~" not in text and ">" not in text:
+        return text  # nothing any of the three patterns could match
     text = _FENCE.sub(" ", text)
     text = _QUOTED_LINE.sub(" ", text)
     return _INLINE_CODE.sub(" `code` ", text)

@@ -33,9 +33,8 @@ def broken_lines(files: list[tuple[str, str, str | None]]) -> list[tuple[str, st
             continue
         added = _added_lines(before, after)
         is_topic = not name.startswith("/") and name != INDEX and not name.startswith(f"{CLUSTER_DIR}/")
-        for number, line, problem in text_problems(after, entries=not is_topic):
-            if number in added:
-                found.append((name, line, problem))
+        for _, line, problem in text_problems(after, entries=not is_topic, only=added):
+            found.append((name, line, problem))
     return found
 
 

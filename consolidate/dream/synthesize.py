@@ -20,7 +20,7 @@ from ..review import diff_of, proposed_files
 from ..runs import write_scope
 from ..secrets import has_secret, redact
 from ..team.audit import team_retirements
-from ..workspace import ChangeFailed
+from ..workspace import ChangeFailed, DiskReads
 from .additions import MAX_ADD, additions
 from .backlog import Backlog, learning_id
 from .budget import budget_drafts
@@ -145,9 +145,13 @@ def build_plan(
     if max_decisions is not None:
         group_proposals(plan, max_decisions=max_decisions)
     broken: dict[int, str | None] = {}
+    disk = DiskReads()  # every preview starts from the files the snapshot read: none is read again
+    for relative, file in snapshot.tree.files.items():
+        if file.document is not None:
+            disk.seed(layout.memory_dir / relative, file.data)
     for proposal in plan.proposals:
         try:
-            files = proposed_files(plan, proposal, scope)
+            files = proposed_files(plan, proposal, scope, disk=disk)
         except ChangeFailed as exc:
             proposal.diff = f"# cannot be applied as planned: {exc}\n"
             continue

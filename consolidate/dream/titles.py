@@ -70,6 +70,8 @@ def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
     """The takeaway for the candidate's index line: its own title when that is whole and short enough,
     else one written from the principle within `limit` when it can be."""
     given = flat(mend(candidate.title)).rstrip(".")
+    if "→" in given or not any(c.isalnum() for c in given):
+        given = ""  # an arrow reads as the index line's link; a title of marks alone says nothing
     if given and len(given) <= _AGENT_SLACK and not line_problems(given, entry=True):
         return given
     if given and len(given) > _AGENT_SLACK:

@@ -3,6 +3,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from consolidate.audit.dates import find_relative_dates, fix_relative_dates
 from consolidate.audit.versions import compatible, conflicting, parse_spec, restate
@@ -71,3 +73,27 @@ def test_fix_wording_and_code_is_left_alone() -> None:
     )
     assert find_relative_dates("run `git log --since yesterday`", ANCHOR) == []
     assert find_relative_dates("todays yesterdays", ANCHOR) == []
+
+
+_DATE_WORDS = st.sampled_from(
+    [
+        "yesterday", "Today", "3 days ago", "a couple of weeks ago", "last Friday", "next week", "вчера",
+        "5 дней назад", "昨天", "3天前", "geçen hafta", "`yesterday`", "[x](yesterday.md)", "the", "deploy",
+        "on", "ago", "week", "last", "LAST WEEK", "Tonight", "bu hafta", "This Morning", "next  week", "→", "—", "laſt week", "LAST \u212aelvin", "Ünite", "2026-12-01", " ", "\n",
+    ]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_DATE_WORDS, max_size=12).map(" ".join))
+def test_the_word_check_skips_only_texts_no_pattern_matches(text: str) -> None:
+    from consolidate.audit import dates
+
+    anchor = date(2026, 12, 1)
+    quick = dates.find_relative_dates(text, anchor)
+    quick_check = dates._may_hold_date
+    try:
+        dates._may_hold_date = lambda text: True  # every pattern is tried
+        assert dates.find_relative_dates(text, anchor) == quick
+    finally:
+        dates._may_hold_date = quick_check

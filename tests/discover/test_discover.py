@@ -217,3 +217,15 @@ def test_a_dry_run_writes_no_saved_report(settings: Settings, tmp_path: Path) ->
     report = find_candidates(settings, transcripts_dir=tmp_path / "t", save_state=False)
     assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
     assert not (settings.run_dir("scan") / REPORT_FILE).exists()
+
+
+def test_the_report_key_follows_every_signal_across_chunks() -> None:
+    from consolidate.discover.reportcache import _CHUNK, _key
+    from consolidate.discover.signals import Signal
+
+    signals = [Signal("echo", f"rule {n}") for n in range(_CHUNK + 1)]
+    key = _key(signals, [])
+    assert _key([Signal("echo", f"rule {n}") for n in range(_CHUNK + 1)], []) == key
+    changed = [*signals[:-1], Signal("echo", "another rule")]
+    assert _key(changed, []) != key
+    assert _key(signals[:-1], []) != key and _key(signals, ["a memory"]) != key

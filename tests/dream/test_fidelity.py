@@ -423,3 +423,17 @@ def test_an_overlong_agent_title_ending_on_a_fragment_gives_way_to_the_principle
     )
     title = title_of(agent)
     assert title == "Run the smoke tests before every deploy" and not line_problems(title, entry=True)
+
+
+@pytest.mark.parametrize("title", ["… → deploy", "→ deploy …", "… —"])
+def test_a_title_of_arrows_and_marks_gives_way_to_the_principle(title: str) -> None:
+    from consolidate.models import EvidenceRef
+
+    found = Candidate(
+        kind="correction",
+        principle="Deploy through `make deploy`",
+        title=title,
+        layers=["L2"],
+        evidence=[EvidenceRef(session="s", quote="deploy")],
+    )
+    assert title_of(found) == "Deploy through `make deploy`"

@@ -1,6 +1,10 @@
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memory_layout import EntryKind, parse_document
 from memory_layout.document import split_lines
@@ -144,3 +148,25 @@ def test_replacing_an_empty_item_keeps_it_a_list_item() -> None:
     doc = parse_document("## S\n-\n- b\n")
     doc.replace_entry(doc.entries()[0], "replaced")
     assert [e.text for e in parse_document(doc.render()).entries()] == ["- replaced", "- b"]
+
+
+_FRAGMENTS = [
+    "# T", "## S", "text", "Title", "===", "---", "- a", "* b", "+ c", "1. d", "2) e", "**Why:** x", "*em*",
+    "+1 vote", "-x", "   - indented", "    - code", "\t- tab", "> - quoted", "> # quoted", "```", "- [x](a.md)",
+    "", " ", "\u00a0# nbsp", "***", "<div>", "#hashtag", "12 monkeys", "a\r", "\r",
+]  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=10))
+def test_the_quick_check_finds_the_structure_markdown_finds(lines: list[str]) -> None:
+    from memory_layout import document
+
+    text = "\n".join(lines) + "\n"
+    quick = document._structure(document.split_lines(text), 0)
+    always = document._MAY_OPEN
+    try:
+        document._MAY_OPEN = re.compile("")  # every document goes through markdown-it
+        assert document._structure(document.split_lines(text), 0) == quick
+    finally:
+        document._MAY_OPEN = always
