@@ -11,6 +11,7 @@ import re
 from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
+from .grammar import the_fact
 from .signals import Signal
 from .text import content_size
 
@@ -57,6 +58,11 @@ def rejection_reason(signal: Signal) -> str:
         and not _names_something(principle)
     ):
         return "no principle"  # "Update version early": too few words to stand alone
+    if not _generalises(principle) and (
+        (_DOCUMENT_TASK.match(principle.strip()) and not the_fact(principle))
+        or (signal.kind != "decision" and _LETS.match(principle))
+    ):
+        return "one-off"  # a task for this time: a document to make say something, "let's do X now"
     return form_problem(principle, explicit=signal.kind == "remember")
 
 
@@ -65,6 +71,21 @@ HEDGE = lazy(
     r"or am i|am i (?:confused|missing|wrong)|how about|what about|what if|"
     r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
     r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
+    re.IGNORECASE,
+)
+# The user doubting what they just said ("… But maybe I misunderstand"): not yet a rule.
+DOUBT = lazy(
+    r"\b(?:maybe|perhaps|but|unless|or)\s+i(?:'?m| am)?\s+(?:misunderstand|misunderstood|misread|wrong|mistaken|"
+    r"confused|missing something)|\b(?:i'?m|i am) not (?:sure|certain)\b|\bi could be wrong\b|"
+    r"\bcorrect me if i'?m wrong\b|\b(?:right|correct|or not)\?\s*$|"
+    r"может,? я (?:ошибаюсь|не прав|не понял)|не уверен|我不确定|可能我理解错|也许我(?:错|理解错)|"
+    r"\bemin değilim\b|yanılıyor olabilirim",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A turn that reports a slip ("Whoops, …", "We made a boo boo, …"): about this time unless it says it holds.
+INCIDENT = lazy(
+    r"^\W*(?:whoops|oops|oopsie|uh[- ]?oh|my bad|dang|damn|we (?:made a (?:boo[- ]?boo|mistake|mess)|"
+    r"messed up|mucked up|screwed up|goofed)|упс|ой|哎呀|糟糕|eyvah|hay aksi|tüh)\b",
     re.IGNORECASE,
 )
 _NARRATIVE = lazy(
@@ -86,6 +107,16 @@ _FEATURE = lazy(
     r"emit|warn|indicate|report|list|log)\b",
     re.IGNORECASE,
 )
+# A document that must be made to say something: a task for this time, not a rule ("The READMEs need
+# to be clear that …", "the docs should mention …").
+_DOCUMENT_TASK = lazy(
+    r"^(?:the\s+|our\s+)?(?:readme|docs?|documentation|changelog|comments?|help text|man ?page|[\w./-]+\.(?:md|rst|txt))"
+    r"\S*\s+(?:definitely\s+|really\s+|also\s+)?(?:needs?|should|must|has|have)\s+(?:to\s+)?"
+    r"(?:be (?:clear|explicit|updated)|make (?:it )?clear|say|mention|explain|state|describe|document|clarify|note)\b",
+    re.IGNORECASE,
+)
+# "Let's …" outside a decision: what to do next, not a standing rule.
+_LETS = lazy(r"^(?:ok(?:ay)?,?\s+|so,?\s+|now,?\s+)?let'?s\b", re.IGNORECASE)
 _LITERAL_EDIT = lazy(r"^(?:change|rename|replace|reword|move|update|fix)\b[^.]*[\"“][^\"”]+[\"”]", re.I)
 
 

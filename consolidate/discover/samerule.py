@@ -37,6 +37,8 @@ from .text import STOPWORDS, language
 SAME = 0.78  # weighted share of the candidate's content a unit must say to state the rule
 SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
 SAME_ANCHORED = 0.65  # enough when a code span of the same shape is in both (`[12],[14]`, `[1],[2]`)
+PAIR_PART = 0.35  # what each of two statements that state a rule together must say of it alone
+PAIR_POOL = 6  # the statements saying most of a rule that are tried two by two
 MIN_CONTENT = 3  # fewer content words than this is too little to judge by
 _TYPO = 90  # rapidfuzz ratio for two words of at least 5 letters to be one word mistyped
 _CODE = lazy(r"`([^`\n]+)`")
@@ -61,9 +63,11 @@ _FORBIDDING_HEADING = lazy(
 # The reason a rule gives ("so that …", "because …", ", this provides …") weighs less than the rule.
 _REASON = lazy(
     r"\b(?:because|since|so that|so we|so the|so it|as it|which|this (?:provides|gives|makes|way|means|is)|"
-    r"otherwise|to make sure|in order to)\b|[—–]|\s-\s",
+    r"otherwise|to make sure|in order to|as (?=(?:\w+[ -]){0,2}?\w+ing\b))\b|[—–]|\s-\s",
     re.IGNORECASE,
 )
+_CLAUSES = lazy(r"[,;]\s+|\s+(?:and|but|then|as|because|since|so that)\s+", re.IGNORECASE)
+_CAUSE = lazy(r"because|since|so that|so we|so the|so it|as it|otherwise|to make sure|in order to|as ", re.I)
 REASON_WEIGHT = 0.4
 FILLER_WEIGHT = 0.2
 ANCHOR_WEIGHT = 2.0  # a command, flag or name in backticks that is more than one word says more than a word
@@ -111,8 +115,38 @@ _SYNONYMS = (
     "after once following",
     "test tests testing",
     "permit allow let",
+    "reference link cite",
     "perform do carry",
 )
+
+
+# Abbreviations of software writing, read as the word they stand for (never one project's names).
+_ABBREVIATIONS = {
+    **dict.fromkeys(("cmd", "cmds"), "command"),
+    **dict.fromkeys(("ref", "refs"), "reference"),
+    **dict.fromkeys(("repo", "repos"), "repository"),
+    **dict.fromkeys(("dir", "dirs"), "directory"),
+    **dict.fromkeys(("config", "cfg", "conf"), "configuration"),
+    **dict.fromkeys(("env", "envs"), "environment"),
+    **dict.fromkeys(("dep", "deps"), "dependency"),
+    **dict.fromkeys(("arg", "args"), "argument"),
+    **dict.fromkeys(("param", "params"), "parameter"),
+    **dict.fromkeys(("func", "fn", "funcs"), "function"),
+    **dict.fromkeys(("impl", "impls"), "implementation"),
+    **dict.fromkeys(("msg", "msgs"), "message"),
+    **dict.fromkeys(("pkg", "pkgs"), "package"),
+    **dict.fromkeys(("lib", "libs"), "library"),
+    **dict.fromkeys(("src",), "source"),
+    **dict.fromkeys(("db", "dbs"), "database"),
+    **dict.fromkeys(("tmp", "temp"), "temporary"),
+    **dict.fromkeys(("prod",), "production"),
+    **dict.fromkeys(("perf",), "performance"),
+    **dict.fromkeys(("spec", "specs"), "specification"),
+    **dict.fromkeys(("ver",), "version"),
+    **dict.fromkeys(("util", "utils"), "utility"),
+    **dict.fromkeys(("req", "reqs"), "request"),
+    **dict.fromkeys(("auth",), "authentication"),
+}
 
 
 @lru_cache(maxsize=4)
@@ -143,10 +177,12 @@ _FILLER_STEMS = frozenset(_SYN.get(s, s) for s in map(_stemmer("en").stemWord, _
 
 def shape(code: str) -> str:
     """A code span as compared: lower-cased, numbers and one-letter placeholders made one ("0.10.0-dev"
-    and "X.Y.Z-dev", "[12],[14]" and "[1],[2]"), `<placeholders>` made one, spaces squeezed."""
+    and "X.Y.Z-dev", "[12],[14]" and "[1],[2]"), a numbered pre-release one ("X.Y.Z-dev0", "-devN"
+    and "-dev"), `<placeholders>` made one, spaces squeezed."""
     text = re.sub(r"<[^<>\s]{1,40}>", "<>", code.strip())
     text = re.sub(r"(?<![A-Za-z])[XYZN](?![A-Za-z])", "0", text)
     text = re.sub(r"\d+", "0", text.lower())
+    text = re.sub(r"(?<=\d)-(dev|rc|alpha|beta|pre|post)(?:0|n)\b", r"-\1", text)  # -dev0, -devN: -dev
     return " ".join(text.split())
 
 
@@ -171,6 +207,7 @@ class Text:
     anchor_stems: frozenset[str] = frozenset()  # stems of the words of its code spans
     values: frozenset[tuple[str, str]] = frozenset()  # (shape, code as written) of each code span
     flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
+    cause: bool = False  # the reason is a cause ("because …", "so that …", "as forcing …"), not an aside
 
 
 @lru_cache(maxsize=32768)
@@ -189,7 +226,8 @@ def read(text: str) -> Text:
     for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
         for word in _WORD.findall(_CJK_RUN.sub(" ", part)):
             word = word.replace("’", "'")
-            word = word.split("'")[0] if word.endswith(("'s", "'t")) else word
+            word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
+            word = _ABBREVIATIONS.get(word, word)
             if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
                 continue
             base = stem(word)
@@ -214,6 +252,7 @@ def read(text: str) -> Text:
         frozenset(_SYN.get(b, b) for b in (stem(w) for w in words)),
         frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
         " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
+        bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
     )
 
 
@@ -255,6 +294,13 @@ _PHRASES = (
     (lazy(r"\bprior to\b"), " before "),
     (lazy(r"\buntil after\b"), " until "),
     (lazy(r"^\s*once\b|(?<=[,;:] )once\b"), " after "),
+    # "mention that as step 0": saying the rule where it applies is the rule, not another one
+    (
+        lazy(
+            r"\b(?:please\s+)?(?:mention|say|state|note|list)\s+(?:that|it|this)(?=\s+(?:as|in|at|when|first)\b|\s*[,;.)])"
+        ),
+        " ",
+    ),
 )
 
 
@@ -311,7 +357,7 @@ class Memory:
         self._weights = _weights([own.stems | context.stems for own, context in said])
         self._by_stem: dict[str, list[int]] = {}
         for position, (own, context) in enumerate(said):
-            for key in own.stems | context.stems | own.anchor_words:
+            for key in own.stems | context.stems | own.anchor_words | {"`" + a for a in own.anchors}:
                 self._by_stem.setdefault(key, []).append(position)
 
     @classmethod
@@ -351,6 +397,7 @@ class Memory:
         if len(said.stems - said.anchor_stems) + len(said.anchors) < MIN_CONTENT:
             return None
         best: Restated | None = None
+        parts: list[tuple[float, Unit]] = []
         for position in self._sharing(said):
             unit = self.units[position]
             needed = SAME_GROUP if unit.group else SAME
@@ -359,6 +406,40 @@ class Memory:
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
+            elif not unit.group:
+                part = score if score else self.says(said, unit, PAIR_PART, part=True)
+                if part >= PAIR_PART:
+                    parts.append((part, unit))
+        return best or self._restating_together(principle, said, parts)
+
+    def _restating_together(
+        self, principle: str, said: Text, parts: list[tuple[float, Unit]]
+    ) -> Restated | None:
+        """Two remembered statements that state the rule together, clause by clause ("Put every
+        non-trivial change on a feature branch and never force-push to `main`" by "All non-trivial
+        changes go on a feature branch" and "Never force-push to `main`"): each says one clause of it
+        whole, every clause is said, and together they say the rule."""
+        clauses = [read(c) for c in _CLAUSES.split(principle)]
+        clauses = [c for c in clauses if len(c.stems - c.anchor_stems - _FILLER_STEMS) + len(c.anchors) >= 2]
+        if len(clauses) < 2:
+            return None
+        parts = sorted(parts, key=lambda p: -p[0])[:PAIR_POOL]
+        best: Restated | None = None
+        for number, (_, one) in enumerate(parts):
+            for _, other in parts[number + 1 :]:
+                by_one = [self.says(c, one, SAME) >= SAME for c in clauses]
+                by_other = [self.says(c, other, SAME) >= SAME for c in clauses]
+                if not (
+                    any(by_one)
+                    and any(by_other)
+                    and all(a or b for a, b in zip(by_one, by_other, strict=True))
+                ):
+                    continue
+                heading = one.heading if one.heading == other.heading else ""
+                both = Unit(one.text + "\n" + other.text, heading, one.members + other.members)
+                score = self.says(said, both, SAME_GROUP)
+                if score >= SAME_GROUP and (best is None or score > best.score):
+                    best = Restated(both, score)
         return best
 
     def extended(self, principle: str) -> Restated | None:
@@ -380,20 +461,22 @@ class Memory:
         return best
 
     def _sharing(self, said: Text) -> list[int]:
-        """The units that share two stems or code words with `said`: the only ones worth comparing."""
+        """The units that share two stems, code words or code shapes with `said`: the only ones worth
+        comparing."""
         sharing: dict[int, int] = {}
-        for key in said.stems | said.anchor_words:
+        for key in said.stems | said.anchor_words | {"`" + a for a in said.anchors}:
             for position in self._by_stem.get(key, ()):
                 sharing[position] = sharing.get(position, 0) + 1
         return sorted(p for p, n in sharing.items() if n >= 2)
 
-    def says(self, said: Text, unit: Unit, needed: float = 0.0) -> float:
+    def says(self, said: Text, unit: Unit, needed: float = 0.0, part: bool = False) -> float:
         """How much of `said` the unit states, weighted; 0.0 when it misses an anchor of `said` or
         the polarity is opposed. Typos are looked for only when they could lift the share to
-        `needed` (a share below `needed` may then be lower than with them)."""
+        `needed` (a share below `needed` may then be lower than with them). As a `part` of what two
+        units say together, an anchor it misses counts as unsaid instead."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
-        if not _anchors_said(said, known) or _values_differ(said, known):
+        if not (part or _anchors_said(said, known)) or _values_differ(said, known):
             return 0.0
         if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
@@ -402,7 +485,7 @@ class Memory:
         for anchor in said.anchors:  # every anchor is said, or the unit was refused above
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
-            covered += weight
+            covered += weight if not part or _anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
         for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
             weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
@@ -416,12 +499,31 @@ class Memory:
         if unsaid and (covered + sum(w for _, w in unsaid)) / total >= needed:  # typos could matter
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
-        return covered / total
+        return max(covered / total, self._rule_share(said, vocabulary))
+
+    def _rule_share(self, said: Text, vocabulary: frozenset[str]) -> float:
+        """The share of the rule itself the unit says, its cause left out: a rule restated with
+        another reason ("…, as force-pushing is bad form") is the same rule. 0.0 without a cause or
+        with too little rule to judge by."""
+        rule = said.stems - said.anchor_stems - said.reason
+        if not said.cause or len(rule) + len(said.anchors) < MIN_CONTENT:
+            return 0.0
+        total = covered = float(len(said.anchors) * ANCHOR_WEIGHT)
+        for stem in rule:
+            weight = self._weight(stem)
+            total += weight
+            covered += weight if stem in vocabulary else 0.0
+        return covered / total if total else 0.0
 
     def _weight(self, stem: str) -> float:
         if stem in _FILLER_STEMS:
             return FILLER_WEIGHT
         return self._weights.get(stem, 1.0)
+
+
+def _only(said: Text, anchor: str) -> Text:
+    """`said` with one anchor of its own, to ask whether a unit says that one."""
+    return Text(frozenset(), frozenset({anchor}), frozenset(), frozenset(), frozenset(), ())
 
 
 def _weights(units: list[frozenset[str]]) -> dict[str, float]:
@@ -493,8 +595,18 @@ def _opposed(said: Text, known: Text, forbidding: bool) -> bool:
         if any(_matches(n, a) for n in one.negated_anchors for a in asserted):
             return True
     code_words = said.anchor_words | known.anchor_words
-    pos_said, pos_known = said.stems - said.negated, known.stems - known.negated
-    return bool((said.negated & pos_known) - code_words) or bool((known.negated & pos_said) - code_words)
+    said_stems, said_negated = _without_cause(said)
+    known_stems, known_negated = _without_cause(known)
+    pos_said, pos_known = said_stems - said_negated, known_stems - known_negated
+    return bool((said_negated & pos_known) - code_words) or bool((known_negated & pos_said) - code_words)
+
+
+def _without_cause(text: Text) -> tuple[frozenset[str], frozenset[str]]:
+    """Its stems and negated stems, the cause left out: what the cause negates ("as force-pushing
+    is bad form", "so the user doesn't have to ask") is no part of the rule's polarity."""
+    if not text.cause:
+        return text.stems, text.negated
+    return text.stems - text.reason, text.negated - text.reason
 
 
 _PLACEHOLDER = frozenset({"xxx", "xx", "foo", "bar", "<>", "...", "…", "*", "cmd", "0"})

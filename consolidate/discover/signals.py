@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..secrets import redact
+from .grammar import essential
 from .text import clip
 
 QUOTE_LIMIT = 200
@@ -49,8 +50,10 @@ class Signal:
 
 
 def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signal:
-    """A signal with its texts redacted and the quote clipped to `QUOTE_LIMIT` characters."""
-    clean = redact(principle)
+    """A signal with its texts redacted, its principle the lesson itself (`grammar.essential`) and
+    the quote clipped to `QUOTE_LIMIT` characters."""
+    redacted = redact(principle)
+    clean = essential(redacted)
     detail = redact(extra.pop("detail", ""))
     context = redact(extra.pop("context", ""))
     trigger = redact(extra.pop("trigger", ""))
@@ -61,7 +64,7 @@ def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signa
         detail=detail,
         context=clip(context, QUOTE_LIMIT),
         trigger=trigger,
-        redacted=clean != principle,
+        redacted=redacted != principle,
         **extra,
     )
 

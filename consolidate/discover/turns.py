@@ -18,7 +18,7 @@ from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
 from .acks import NO_REPLY, Reply
 from .phrasing import directive_principle
-from .quality import HEDGE
+from .quality import DOUBT, HEDGE, INCIDENT
 from .rewrite import imperative, third_person
 from .text import mask_code, sentences
 from .triggers import command_head, program_of
@@ -400,6 +400,17 @@ def read_reply_head(text: str) -> str:
     return first[0] if first and len(first[0]) <= 200 and not first[0].endswith("?") else ""
 
 
+def not_yet_a_rule(turn: Turn) -> bool:
+    """The user doubts what they said ("… But maybe I misunderstand"), or reports a slip of this
+    time ("Whoops, we need to update todo.md") without saying it holds beyond it."""
+    prose = mask_code(turn.text)
+    if DOUBT.search(prose):
+        return True
+    return bool(
+        INCIDENT.match(prose) and not turn.reply.commitment and not lexicon.GENERALIZER.search(prose.lower())
+    )
+
+
 def judge(turn: Turn) -> tuple[str, int]:
     """(principle, score) once the reply is known; an empty principle means no signal."""
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
@@ -408,6 +419,8 @@ def judge(turn: Turn) -> tuple[str, int]:
     if turn.memory:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
         return memory_object(turn), score
+    if not_yet_a_rule(turn):
+        return "", score
     restated = imperative(turn.reply.restatement, speaker="assistant") if turn.reply.restatement else ""
     principle = third_person(turn.principle or workflow_rule(turn.text) or rule_sentence(turn.text))
     if turn.reply.commitment and restated and (turn.kind == "remember" or not principle):

@@ -5,7 +5,8 @@ program names the program the trigger names.
 "You can't merge because of X, it's even worse than commits" -> "Do not merge because of X";
 "When doing a multi-step always create a branch" -> **When doing a multi-step:** "Always create a
 branch"; "Always pass `--path .`" (when running `tspec install`) -> "Always pass `--path .` to
-`tspec install`". Only the words said are kept; nothing is invented.
+`tspec install`". Slips of grammar are mended and a version named once is written as its form
+(`grammar`). Only the words said are kept; nothing is invented.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import re
 
 from ..lazyre import lazy
+from .grammar import generalised, mended
 from .spelling import corrected
 
 _CANT = lazy(r"^(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not|shouldn'?t|should not) ", re.I)
@@ -36,7 +38,7 @@ _TRIGGER_COMMAND = lazy(r"`([^`]+)`")
 def finish(principle: str, trigger: str, *, curated: bool = False) -> tuple[str, str]:
     """(principle, trigger) with the wording fixes above applied; a rule written down for later
     (`curated`: a marker, a queued item) keeps its own "When …:" lead."""
-    text = corrected(principle.strip())
+    text = generalised(mended(corrected(principle.strip())))
     aside = _IE_CANT.search(text)
     if aside and _CANT.match(text):
         text = "Do not " + aside["rule"].strip()

@@ -191,6 +191,8 @@ def _without_asides(text: str) -> str:
     for number, (start, end) in reversed(list(enumerate(spans))):
         masked = masked[:start] + f"\x00{number}\x00" + masked[end:]
     stripped = _ASIDE.sub("", masked)
+    if not stripped.strip():  # all of it an aside ("e.g. …" from its start): nothing left to drop it from
+        return flat(text)
     return flat(re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m[1])], stripped))
 
 

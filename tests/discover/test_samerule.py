@@ -48,6 +48,36 @@ SAME_RULE = [
         "- Keep the migration files preserved byte for byte: copy them, never rewrite them.",
         "Migration files need to be preserved byte for byte",
     ),
+    (  # two bullets state it together
+        "- All non-trivial changes go on a feature branch.\n- Run `make lint` before pushing.\n\n"
+        "## Safety\n\n- Never force-push to `main`.\n",
+        "Put every non-trivial change on a feature branch and never force-push to `main`",
+    ),
+    (  # the same rule with another reason
+        "- All non-trivial changes go on a feature branch.",
+        "For non-trivial changes we should work on a branch as force pushing to main is bad form",
+    ),
+    (  # abbreviations read as the word they stand for
+        "- Run the `just` commands from the repository root, never from a package directory.",
+        "Run `just` cmds from the repo root",
+    ),
+    (
+        "- **Doc refs:** several references use `[1],[2]`, never `[1,2]`",
+        "`[4],[9]` makes each one a separate reference link",
+    ),
+    (  # a step of a procedure, "always required", and saying it as that step
+        "**Before a feature:**\n1. Open an issue\n2. Bump the version in `setup.cfg` (always required)\n"
+        "3. Commit the plan\n",
+        "Always bump the version; mention that as step 1 so the reviewer doesn't have to ask",
+    ),
+    (  # a numbered series written as its first step
+        "- Start a feature with a marker commit that bumps the version to `X.Y.Z-dev0`.",
+        "Start each feature with a marker commit bumping the version to `0.4.0-dev`",
+    ),
+    (
+        "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
+        "Update `CHANGELOG.md` before tagging a release because the packagers read it",
+    ),
 ]
 
 # (remembered text, candidate principle): the candidate shares words or a command but is another rule.
@@ -78,6 +108,34 @@ OTHER_RULE = [
     (
         "- `retries` (default: `3`): how often a failed step is retried",
         "`retries` (default: `5`): how often a failed step is retried",  # another value: a change
+    ),
+    (  # one bullet agrees, the other is contradicted: not the rule
+        "- All non-trivial changes go on a feature branch.\n- Never force-push to `main`.\n",
+        "Put every non-trivial change on a feature branch and force-push it to `main`",
+    ),
+    (  # one bullet agrees, the rest is new
+        "- All non-trivial changes go on a feature branch.\n- Never force-push to `main`.\n",
+        "Put every non-trivial change on a feature branch and tag it with the release version",
+    ),
+    (  # another step of a numbered series: a change of value
+        "- The release candidate is tagged `v1.2.0-rc1`.",
+        "The release candidate is tagged `v1.2.0-rc2`",
+    ),
+    (  # the same reason, another rule
+        "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
+        "Write the release notes in the GitHub release, so users see what changed",
+    ),
+    (  # an abbreviation of another word than the remembered one
+        "- Keep the configuration in `pyproject.toml`.",
+        "Keep the dependency pins in `pyproject.toml`, not in the configuration files",
+    ),
+    (  # a cause that negates is not the rule's polarity, but the rule's own negation is
+        "- Run the full test suite before every release.",
+        "Never run the full test suite before a release as running it takes an hour",
+    ),
+    (
+        "**Before a feature:**\n1. Open an issue\n2. Bump the version in `setup.cfg` (always required)\n",
+        "Always mention the version bump in the commit subject so the changelog picks it up",
     ),
 ]
 
@@ -126,6 +184,8 @@ def test_too_little_to_judge_is_never_a_restatement() -> None:
         ("0.10.0-dev", "X.Y.Z-dev"),
         ("[12],[14]", "[1],[2]"),
         ("git checkout -b <type>-<name>", "git checkout -b <a>-<b>"),
+        ("X.Y.Z-dev0", "0.10.0-dev"),
+        ("1.2.0-rcN", "1.2.0-rc3"),
     ],
 )
 def test_code_of_one_shape_compares_equal(a: str, b: str) -> None:

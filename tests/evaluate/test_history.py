@@ -17,7 +17,7 @@ from consolidate.evaluate.history_run import restatements, run_history, summary,
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-RULE = "the docs need to be clear that we configure packages, not crates"
+RULE = "the docs need to be clear that we configure builds per package, not per crate"
 
 
 def _corpus(root: Path) -> tuple[Path, str, str]:
@@ -107,9 +107,7 @@ def test_recall_and_verdicts_over_the_history(tmp_path: Path, claude_home: Path)
     _labels(tmp_path / "labels", session, moment)
     labels = load_labels("demo", tmp_path / "labels")
     result = run_history(labels, root, tmp_path / "work")
-    assert result.found["docs-packages"] == [
-        "The docs need to be clear that we configure packages, not crates"
-    ]
+    assert result.found["docs-packages"] == ["We configure builds per package, not per crate"]  # the fact, not the task
     (add,) = result.adds
     assert add.key == verdict_key(session, moment, add.candidate.principle) and add.verdict == ""
     verdict = {"key": add.key, "verdict": "keep", "reason": "the rule of version b", "about": "docs"}
