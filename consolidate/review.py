@@ -10,6 +10,7 @@ from typing import TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
+from .discover.text import clip
 from .errors import NoAnswer
 from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
 from .secrets import redact
@@ -296,7 +297,7 @@ def show_set_aside(plan: Plan, out: TextIO) -> None:
         matched = skipped.get("matched") or {}
         where = f" ({_one_line(str(matched.get('file', '')))})" if matched.get("file") else ""
         out.write(
-            f"skipped {proposal.id}: already recorded as “{_one_line(str(matched.get('entry', '')))[:200]}”"
+            f"skipped {proposal.id}: already recorded as “{clip(_one_line(str(matched.get('entry', ''))), 200)}”"
             f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
         )
 
