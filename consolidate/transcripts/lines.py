@@ -162,11 +162,9 @@ def iter_json_lines(
     `decode` is tried first when given (a faster or narrower parser); a line it refuses with ValueError
     or RecursionError goes through the standard parser.
     """
-    common = _common_prefix(skip_prefixes)  # one cheap test before the many
+    unwanted = _unwanted(skip_prefixes, skip_markers)
     for offset, line in iter_lines(handle, stats, max_line_bytes):
-        if line is None or skip_prefixes and line.startswith(common) and line.startswith(skip_prefixes):
-            continue
-        if skip_markers and _marked(line, skip_markers):
+        if line is None or unwanted is not None and unwanted(line):
             continue
         record = _parse(line, stats, decode)
         if record is not None:
@@ -187,7 +185,7 @@ def iter_json_blocks(
     call when given (it must return one dict per JSON value); a chunk it refuses, or whose lines it does
     not decode one to one, is parsed line by line."""
     reader = _ChunkedLines(handle, stats, max_line_bytes)
-    common = _common_prefix(skip_prefixes)
+    unwanted = _unwanted(skip_prefixes, skip_markers)
     try:
         for parts, _, consumed in reader.blocks():
             reader.offset += consumed
@@ -195,12 +193,8 @@ def iter_json_blocks(
             reader.count += len(parts)
             lines = [line for line in parts if line is not None and len(line) <= max_line_bytes]
             stats.oversized += len(parts) - len(lines)
-            if skip_prefixes:
-                lines = [
-                    line for line in lines if not (line.startswith(common) and line.startswith(skip_prefixes))
-                ]
-            if skip_markers:
-                lines = [line for line in lines if not _marked(line, skip_markers)]
+            if unwanted is not None:
+                lines = [line for line in lines if not unwanted(line)]
             lines = [line for line in lines if line and not line.isspace()]
             yield _parse_block(lines, stats, decode, decode_lines)
     finally:
@@ -248,6 +242,22 @@ def _parse(line: bytes, stats: LineStats, decode: Decode | None) -> dict[str, An
         return record
     stats.bad_json += 1
     return None
+
+
+def _unwanted(prefixes: tuple[bytes, ...], markers: tuple[bytes, ...]) -> Callable[[bytes], bool] | None:
+    """The test of a line the caller has no use for (None when every line is wanted): it starts with
+    one of `prefixes` (their common prefix tried first, one cheap test before the many) or has one of
+    `markers` in its envelope."""
+    if not prefixes and not markers:
+        return None
+    common = _common_prefix(prefixes)
+
+    def unwanted(line: bytes) -> bool:
+        if prefixes and line.startswith(common) and line.startswith(prefixes):
+            return True
+        return bool(markers) and _marked(line, markers)
+
+    return unwanted
 
 
 def _marked(line: bytes, markers: tuple[bytes, ...]) -> bool:
