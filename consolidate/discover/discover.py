@@ -19,8 +19,8 @@ from ..imports import imported_texts
 from ..marker import read_marker
 from ..settings import Settings
 from ..transcripts.session import TranscriptFile
-from .report import Learning, ScanReport
 from .echopool import EchoPool
+from .report import Learning, ScanReport
 from .reportcache import cached_report
 from .scanner import SignalCache
 from .signals import Signal
