@@ -8,6 +8,11 @@ pool keeps those, every echo of a turn that a signal cites as well (the report p
 so they count for nothing), and drops the rest as they come — and an echo that carried a secret,
 which the report never uses. What it keeps grows with the distinct short turns, not with the
 transcripts' size.
+
+The report it gives is the one all the echoes give but in one case: a turn kept among the first
+`MAX_EVIDENCE` that a signal of a *later* transcript (a copy of the session) or a queue item cites
+too — the report passes over it, and the next echo of the same words, dropped already, would have
+taken its place.
 """
 
 from __future__ import annotations
