@@ -476,7 +476,7 @@ class Memory:
         units say together, an anchor it misses counts as unsaid instead."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
-        if not (part or _anchors_said(said, known)) or _values_differ(said, known):
+        if not (part or anchors_said(said, known)) or _values_differ(said, known):
             return 0.0
         if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
@@ -485,7 +485,7 @@ class Memory:
         for anchor in said.anchors:  # every anchor is said, or the unit was refused above
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
-            covered += weight if not part or _anchors_said(_only(said, anchor), known) else 0.0
+            covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
         for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
             weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
@@ -545,7 +545,7 @@ def _typo_of(stem: str, pool: list[str]) -> bool:
     return process.extractOne(stem, pool, scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
 
 
-def _anchors_said(said: Text, known: Text) -> bool:
+def anchors_said(said: Text, known: Text) -> bool:
     """Every command, flag or name the candidate puts in backticks is in the known text too: as a
     code span of the same shape (or one a general form covers), or written out in its prose
     (`.claude/*` in "remind about .claude/ files"); `make test` is not said by `make`."""

@@ -157,7 +157,7 @@ def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) 
         trigger="deploying",
         related="**When deploying:** run the smoke tests first. → [detail](feedback_deploying.md)",
     )
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--only", "P1")  # named: confirmed
     assert code == 0, err
     topic = (acme.memory / "feedback_deploying.md").read_text()
     assert topic.startswith("---\nname: smoke tests before deploys\n")  # frontmatter kept
@@ -181,7 +181,7 @@ def test_contradict_of_a_command_in_a_code_block_takes_it_out_and_adds_the_rule(
         trigger="installing the local build",
         related="cargo install --path .   # Install from local source",
     )
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--only", "P1")
     assert code == 0, err
     text = acme.claude_md.read_text()
     assert "cargo install --path ." not in text and "```bash\n```" not in text
@@ -449,10 +449,36 @@ def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys
         related="Ensure a recent build is installed:",
     )
     before = acme.claude_md.read_text()
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    code, out, err = acme.dream(capsys, acme.report(contradict), "--yes")
     assert code == 0, err
-    assert acme.claude_md.read_text() == before
-    assert "dropped (would replace a line about something else: “Ensure a recent build is installed:”)" in err
+    assert acme.claude_md.read_text() == before and "[EDIT]" not in out
+    assert (
+        "set aside (would replace a line about something else: “Ensure a recent build is installed:”): "
+        "Never use cargo install; install with acme install --path . — waits in the backlog"
+    ) in err
+    assert _waiting(acme) == ["Never use `cargo install`; install with `acme install --path .`"]
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")  # not settled: it comes back
+    assert code == 0 and acme.claude_md.read_text() == before
+    assert "set aside (would replace a line about something else" in err and _waiting(acme)
+
+
+def test_a_contradiction_never_targets_a_paragraph_about_another_subject(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The real case: a "NEVER cargo install" rule must not replace the Project Overview paragraph
+    that merely names cargo, whatever the discoverer quotes as related."""
+    overview = (
+        "**acme** is a build wrapper for Rust that sits on top of cargo. It configures builds per package "
+        "via spec files, and `cargo install` is how its users install it from crates.io."
+    )
+    acme.claude_md.write_text(f"# CLAUDE.md\n\n## Project Overview\n\n{overview}\n")
+    rule = "NEVER `cargo install` here; install with `acme install --path .`"
+    for related in (overview, ""):
+        found = candidate(
+            rule, category="CONTRADICT" if related else "FILL_GAP", layers=["L1"], related=related
+        )
+        code, out, err = acme.dream(capsys, acme.report(found, name=f"r{len(related)}"), "--yes")
+        assert code == 0, err
+        text = acme.claude_md.read_text()
+        assert overview in text and "[EDIT]" not in out
 
 
 def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -465,8 +491,54 @@ def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, ca
     assert code == 0, err
     assert "already recorded" not in out and "[ADD]" not in out
     assert (
-        "dropped (says the opposite of “Remember to commit the session files after each code change.”" in err
+        "set aside (says the opposite of “Remember to commit the session files after each code change.”"
+        in err
     )
+
+
+def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Sessions\n\n- Remember to commit the session files after each code change.\n"
+    )
+    opposite = candidate("Do not commit the session files after each code change", layers=["L1"])
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(opposite), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before
+    assert _waiting(acme) == ["Do not commit the session files after each code change"]
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
+    assert code == 0, err
+    assert "set aside (says the opposite of" in err and "Do not commit the session files" in err
+    assert _waiting(acme) == ["Do not commit the session files after each code change"]
+
+
+def test_a_confident_contradiction_is_offered_marked_and_never_applied_by_yes(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = candidate(
+        "Run `make smoke-lite` before deploys; the full `make smoke` was retired in November",
+        category="CONTRADICT",
+        trigger="deploying",
+        related="**When deploying:** run the smoke tests first. → [detail](feedback_deploying.md)",
+    )
+    before = {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()}
+    code, out, err = acme.dream(capsys, acme.report(contradict), "--dry-run")
+    assert code == 0, err
+    assert "### [EDIT] Learning: Run make smoke-lite before deploys" in out
+    assert "**Warning:** The sessions say the opposite of this remembered statement" in out
+    code, out, err = acme.dream(capsys, acme.report(contradict, name="yes"), "--yes")
+    assert code == 0, err
+    assert {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file() and p in before} == before
+    assert (
+        "skipped: contradicts a remembered statement; confirm it on a terminal or name it with --only P1"
+        in out
+    )
+    assert _waiting(acme) == [contradict["principle"]]  # not applied, not rejected: it comes back
+
+
+def _waiting(acme) -> list[str]:  # type: ignore[no-untyped-def]
+    from consolidate.dream.backlog import Backlog
+
+    return [c.principle for c in Backlog.load(acme.settings).pending()]
 
 
 def test_an_error_fix_rule_states_its_condition_once_and_ends_with_a_period(acme, capsys) -> None:  # type: ignore[no-untyped-def]
