@@ -77,12 +77,12 @@ class Matcher:
 
     def judge(self, principle: str) -> Verdict:
         found = self._by_words(principle)
-        if found.category in ("RECORDED", "CONTRADICT", "UNSURE"):
+        if found.category == "RECORDED":
             return found
-        restated = self.memory.restating(principle)
+        restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
             return self._verdict("RECORDED", restated.unit.members, "meaning")
-        if found.category == "UPDATE":
+        if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
         if extended is not None:
