@@ -101,7 +101,7 @@ class Matcher:
         for stem in mine:
             for position in self._by_stem.get(stem, ()):
                 shared_by[position] = shared_by.get(position, 0) + 1
-        best: tuple[float, int] | None = None
+        best: tuple[float, int, float] | None = None  # (containment, position, share of the principle)
         opposed: tuple[float, int] | None = None
         adds: int | None = None  # the first statement it says, and more (an option, a path)
         for position in sorted(shared_by):
@@ -127,7 +127,7 @@ class Matcher:
                 elif same_subject(principle, text) and (opposed is None or jaccard > opposed[0]):
                     opposed = (jaccard, position)  # unless another statement says it as it is
             if containment >= RELATED and (best is None or containment > best[0]):
-                best = (containment, position)
+                best = (containment, position, said_already)
         if opposed is not None:
             return self._at("CONTRADICT", opposed[1])
         if adds is not None:
@@ -137,6 +137,8 @@ class Matcher:
         text = self.texts[best[1]]
         if not contradicts(principle, text):
             return self._at("UPDATE", best[1], "words")
+        if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
+            return Verdict("FILL_GAP")
         return self._at("CONTRADICT" if same_subject(principle, text) else "UNSURE", best[1])
 
     def _at(self, category: str, position: int, how: str = "") -> Verdict:

@@ -210,8 +210,14 @@ def review_plan(
         if not plan.select(None):
             out.write(_nothing_to_propose(plan))
     if plan.backlog:
+        capped = sum(str(item.get("reason", "")).startswith("ADD cap") for item in plan.backlog)
+        aside = (
+            f" ({len(plan.backlog) - capped} set aside, see the notes)" if capped < len(plan.backlog) else ""
+        )
         out.write(
-            f"{len(plan.backlog)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+            f"{capped} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+            if not aside
+            else f"{len(plan.backlog)} more learning(s) wait in the backlog for the next dream{aside}\n"
         )
     keep = list(options.keep or [])
     if keep:

@@ -506,6 +506,7 @@ def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) 
     code, out, err = acme.dream(capsys, acme.report(opposite), "--yes")
     assert code == 0, err
     assert acme.claude_md.read_text() == before
+    assert "1 more learning(s) wait in the backlog for the next dream (1 set aside, see the notes)" in out
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
     assert code == 0, err
