@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
-from .samerule import Memory, anchors_said, read, restating_entries
+from .samerule import Memory, anchors_said, opposed, read, restating_entries, values_differ
 from .text import stems
 
 RECORDED = 0.8  # the share of the principle's content words a statement says to record it already
@@ -119,11 +119,11 @@ class Matcher:
                 and shared >= 3
                 or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
             ):
-                if not contradicts(principle, text):
+                if not _opposite(principle, text):
                     if said_by(principle, text):
                         return self._at("RECORDED", position, "words")
-                    if adds is None and said_by(text, principle):  # its rule, and an option or path more
-                        adds = position
+                    if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
+                        adds = position  # its rule and an option or path more, or another value
                 elif same_subject(principle, text) and (opposed is None or jaccard > opposed[0]):
                     opposed = (jaccard, position)  # unless another statement says it as it is
             if containment >= RELATED and (best is None or containment > best[0]):
@@ -135,7 +135,7 @@ class Matcher:
         if best is None:
             return Verdict("FILL_GAP")
         text = self.texts[best[1]]
-        if not contradicts(principle, text):
+        if not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
             return Verdict("FILL_GAP")
@@ -148,8 +148,21 @@ class Matcher:
 
 def said_by(principle: str, statement: str) -> bool:
     """Every command, flag or name the principle puts in backticks is said by the statement (as a code
-    span of the same shape or in its prose): else the principle adds something concrete to it."""
-    return anchors_said(read(principle), read(statement))
+    span of the same shape or in its prose), with the same value: else the principle adds or changes
+    something concrete."""
+    said, known = read(principle), read(statement)
+    return anchors_said(said, known) and not values_differ(said, known)
+
+
+def _changes_a_value(principle: str, statement: str) -> bool:
+    """A code span of one shape with another value (`default: 3` against `default: 5`)."""
+    return values_differ(read(principle), read(statement))
+
+
+def _opposite(principle: str, statement: str) -> bool:
+    """One says the opposite of the other, by the word polarity of `existing` or the polarity the
+    meaning match reads (a negated command: "never run `cargo fmt`" against "run `cargo fmt`")."""
+    return contradicts(principle, statement) or opposed(read(principle), read(statement), False)
 
 
 def _same_commands(principle: str, statement: str) -> bool:

@@ -476,9 +476,9 @@ class Memory:
         units say together, an anchor it misses counts as unsaid instead."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
-        if not (part or anchors_said(said, known)) or _values_differ(said, known):
+        if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
-        if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
+        if opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
         total = covered = 0.0
@@ -558,7 +558,7 @@ def anchors_said(said: Text, known: Text) -> bool:
     return True
 
 
-def _values_differ(said: Text, known: Text) -> bool:
+def values_differ(said: Text, known: Text) -> bool:
     """A code span of one shape with another value (`default: 3` against `default: 4`, `gpt-4o`
     against `gpt-5`): a change, not a restatement. A placeholder (`X.Y.Z-dev`) stands for any value,
     and syntax shown by example (`[12],[14]` for `[1],[2]`) is the same syntax."""
@@ -583,7 +583,7 @@ def _shares_shape(said: Text, known: Text) -> bool:
     return any(not re.fullmatch(r"[\w-]+", a) for a in said.anchors & known.anchors)
 
 
-def _opposed(said: Text, known: Text, forbidding: bool) -> bool:
+def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     """One text negates what the other asserts: a word, or a command in backticks ("never `cargo
     test`" against "run `cargo test`"). Under a heading that forbids ("Operations Claude Cannot
     Perform") every item is forbidden: a candidate that forbids it too agrees with it."""
