@@ -160,9 +160,17 @@ def _changes_a_value(principle: str, statement: str) -> bool:
 
 
 def _opposite(principle: str, statement: str) -> bool:
-    """One says the opposite of the other, by the word polarity of `existing` or the polarity the
-    meaning match reads (a negated command: "never run `cargo fmt`" against "run `cargo fmt`")."""
-    return contradicts(principle, statement) or opposed(read(principle), read(statement), False)
+    """One says the opposite of the other, by the word polarity of `existing`, or, between two single
+    sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
+    against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
+    in one says nothing of the rule another states."""
+    if contradicts(principle, statement):
+        return True
+    single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
+    return single and opposed(read(principle), read(statement), False)
+
+
+_SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")
 
 
 def _same_commands(principle: str, statement: str) -> bool:
