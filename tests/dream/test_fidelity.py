@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -150,13 +151,18 @@ def test_update_of_a_pointer_keeps_its_link_and_topic_text(acme, capsys) -> None
     assert "- **When deploying:** run the smoke tests first; also run `make smoke` against staging" in index
 
 
-def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    contradict = candidate(
+def _smoke_lite() -> dict[str, Any]:
+    """A learning that says the deploy entry of the fixture is wrong."""
+    return candidate(
         "Run `make smoke-lite` before deploys; the full `make smoke` was retired in November",
         category="CONTRADICT",
         trigger="deploying",
         related="**When deploying:** run the smoke tests first. → [detail](feedback_deploying.md)",
     )
+
+
+def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = _smoke_lite()
     code, _, err = acme.dream(capsys, acme.report(contradict), "--only", "P1")  # named: confirmed
     assert code == 0, err
     topic = (acme.memory / "feedback_deploying.md").read_text()
@@ -515,12 +521,7 @@ def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) 
 
 
 def test_a_confident_contradiction_is_offered_marked_and_never_applied_by_yes(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    contradict = candidate(
-        "Run `make smoke-lite` before deploys; the full `make smoke` was retired in November",
-        category="CONTRADICT",
-        trigger="deploying",
-        related="**When deploying:** run the smoke tests first. → [detail](feedback_deploying.md)",
-    )
+    contradict = _smoke_lite()
     before = {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()}
     code, out, err = acme.dream(capsys, acme.report(contradict), "--dry-run")
     assert code == 0, err
