@@ -52,11 +52,15 @@ def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
             if _NOT_UNTIL.search(match["span"]):
                 continue  # "don't install until it passes": when to do it, not that it is wrong
             span = _negated_verb(span)
+        end = match.end()
+        listed = _CODE_LIST.match(lowered, end) if span.rstrip().endswith("`") else None
+        if listed is not None and re.search(r"\b(?:or|nor)\s+`", listed.group(0)):
+            span, end = span + " " + listed.group(0), listed.end()  # "never `a`, `b`, or `c`": all three
         negated = stems(span)
         found |= negated
         rest.append(lowered[start : match.start()])
         rest.extend(w for w in _SPAN_WORD.findall(match["span"]) if not stems(w) <= negated)
-        start = match.end()
+        start = end
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", lowered):
         found |= stems(match.group(1))
     rest.append(lowered[start:])
@@ -66,6 +70,7 @@ def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 _NOT_UNTIL = lazy(r"\b(?:until|till|before)\b")
+_CODE_LIST = lazy(r"(?:\s*,\s*(?:(?:or|and|nor)\s+)?`[^`\n]+`|\s+(?:or|nor)\s+`[^`\n]+`)+")
 _VERB_NEGATION = lazy(r"don'?t|do not|never|not")
 _SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
 

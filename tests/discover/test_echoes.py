@@ -237,7 +237,11 @@ def test_the_users_i_is_the_user(said: str, rule: str) -> None:
     [
         ("Do not defer installation, the sooner the better", {"defer"}),  # deferring, not installing
         ("never use `npm install` here", {"npm", "instal"}),
-        ("Never use bare `cargo test` or `cargo fmt`", {"bare", "cargo", "test"}),
+        ("Never use bare `cargo test` or `cargo fmt`", {"bare", "cargo", "test", "fmt"}),
+        (
+            "Never use bare `cargo test`, `cargo clippy`, or `cargo fmt`",
+            {"bare", "cargo", "test", "clippy", "fmt"},
+        ),
         ("never push to main", {"push"}),
         ("rather than use cargo build", {"cargo", "build"}),
     ],
