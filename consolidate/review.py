@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
@@ -322,6 +322,23 @@ def show_set_aside(plan: Plan, out: TextIO) -> None:
             f"skipped {proposal.id}: already recorded as “{clip(_one_line(str(matched.get('entry', ''))), 200)}”"
             f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
         )
+
+
+def show_waiting(backlog: list[dict[str, Any]], out: TextIO) -> None:
+    """The learnings a plan leaves in the backlog: each one set aside for a reason of its own (a
+    contradiction, say) on its own line, then how many wait."""
+    capped = [item for item in backlog if str(item.get("reason", "")).startswith("ADD cap")]
+    for item in backlog:
+        if item not in capped:
+            title, reason = _one_line(str(item.get("title", ""))), _one_line(str(item.get("reason", "")))
+            out.write(f"set aside: {title} — {reason}; it waits in the backlog\n")
+    aside = len(backlog) - len(capped)
+    out.write(
+        f"{len(capped)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+        if not aside
+        else f"{len(backlog)} more learning(s) wait in the backlog for the next dream "
+        f"({len(capped)} past the ADD cap, {aside} set aside)\n"
+    )
 
 
 def show_backlog(waiting: int, out: TextIO) -> None:

@@ -261,9 +261,6 @@ class _State:
         """A learning the plan does not propose, and does not settle either: it waits in the backlog,
         and the review says why."""
         self.result.waiting.append((candidate, reason))
-        self.result.notes.append(
-            f"set aside ({reason}): {redact(plain(candidate.principle, 70))} — waits in the backlog"
-        )
 
     def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
         """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),

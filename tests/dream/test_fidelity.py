@@ -459,13 +459,13 @@ def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys
     assert code == 0, err
     assert acme.claude_md.read_text() == before and "[EDIT]" not in out
     assert (
-        "set aside (would replace a line about something else: “Ensure a recent build is installed:”): "
-        "Never use cargo install; install with acme install --path . — waits in the backlog"
-    ) in err
+        "set aside: Never use `cargo install`; install with `acme install --path .` — would replace a line "
+        "about something else: “Ensure a recent build is installed:”; it waits in the backlog\n"
+    ) in out
     assert _waiting(acme) == ["Never use `cargo install`; install with `acme install --path .`"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")  # not settled: it comes back
     assert code == 0 and acme.claude_md.read_text() == before
-    assert "set aside (would replace a line about something else" in err and _waiting(acme)
+    assert "— would replace a line about something else" in out and _waiting(acme)
 
 
 def test_a_contradiction_never_targets_a_paragraph_about_another_subject(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -497,9 +497,9 @@ def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, ca
     assert code == 0, err
     assert "already recorded" not in out and "[ADD]" not in out
     assert (
-        "set aside (says the opposite of “Remember to commit the session files after each code change.”"
-        in err
-    )
+        "set aside: Do not commit the session files after each code change — says the opposite of “Remember to "
+        "commit the session files after each code change.”"
+    ) in out
 
 
 def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -512,11 +512,13 @@ def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) 
     code, out, err = acme.dream(capsys, acme.report(opposite), "--yes")
     assert code == 0, err
     assert acme.claude_md.read_text() == before
-    assert "1 more learning(s) wait in the backlog for the next dream (1 set aside, see the notes)" in out
+    assert (
+        "1 more learning(s) wait in the backlog for the next dream (0 past the ADD cap, 1 set aside)" in out
+    )
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
     assert code == 0, err
-    assert "set aside (says the opposite of" in err and "Do not commit the session files" in err
+    assert "set aside: Do not commit the session files after each code change — says the opposite of" in out
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
 
 
