@@ -633,3 +633,29 @@ def test_an_update_of_a_paragraph_never_splits_it_from_its_code(acme, capsys) ->
         "- Lint with `acme lint`.\n- Ensure the build is installed again after every change to the wrapper.\n"
         in text
     )
+
+
+@pytest.mark.parametrize(("confirm", "applied"), [("n", False), ("y", True)])
+def test_approve_all_asks_for_a_contradict_edit_one_by_one(acme, confirm: str, applied: bool) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from consolidate.dream.run import DreamOptions, run_dream
+
+    asked: list[str] = []
+    answers = iter(["a", confirm])
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(answers)
+
+    run_dream(
+        acme.settings,
+        DreamOptions(engine=acme.report(_smoke_lite())),
+        out=io.StringIO(),
+        err=io.StringIO(),
+        stdin=io.StringIO(),
+        ask=ask,
+    )
+    assert asked[1].startswith("P1: The sessions say the opposite of this remembered statement")
+    topic = (acme.memory / "feedback_deploying.md").read_text()
+    assert ("Run `make smoke-lite` before deploys" in topic) is applied
