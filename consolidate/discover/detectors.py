@@ -172,7 +172,9 @@ def _user(record: Record, index: int, context: _Context) -> None:
     _echo(text, record, index, context)
     pending = context.pending_rejection
     intervenes = (
-        context.interrupted or context.stopped or (pending is not None and index - pending[0] <= REASON_WINDOW)
+        context.interrupted
+        or context.stopped
+        or (pending is not None and index - pending[0] <= REASON_WINDOW)
     )
     if not intervenes:
         context.episode += 1  # a new request: a new task

@@ -107,7 +107,9 @@ def test_recall_and_verdicts_over_the_history(tmp_path: Path, claude_home: Path)
     _labels(tmp_path / "labels", session, moment)
     labels = load_labels("demo", tmp_path / "labels")
     result = run_history(labels, root, tmp_path / "work")
-    assert result.found["docs-packages"] == ["We configure builds per package, not per crate"]  # the fact, not the task
+    assert result.found["docs-packages"] == [
+        "We configure builds per package, not per crate"
+    ]  # the fact, not the task
     (add,) = result.adds
     assert add.key == verdict_key(session, moment, add.candidate.principle) and add.verdict == ""
     verdict = {"key": add.key, "verdict": "keep", "reason": "the rule of version b", "about": "docs"}
