@@ -53,6 +53,19 @@ _CONTRADICTS = lazy(
 )
 
 
+# The user asks what the assistant should do or already knows ("do you know what to remind me of after a
+# commit?", "how should you install it?"): a test whose answer, the reply, says the lesson.
+_QUIZ = lazy(
+    r"\b(?:do you (?:know|remember)|how (?:should|do|would) you|what (?:should|do|must) you|"
+    r"what did i (?:say|tell you)|did you forget|have you forgotten)\b|"
+    r"ты (?:знаешь|помнишь)|как (?:ты )?(?:должен|надо|нужно)|что (?:ты )?должен|ты (?:забыл|не забыл)|"
+    r"你(?:知道|记得)|你应该(?:怎么|如何|做什么)|你(?:是不是)?忘了|"
+    r"\b(?:biliyor musun|hatırlıyor musun|unuttun mu|ne yapman gerek\w*|nasıl \w+(?:man|men) gerek\w*)",
+    re.IGNORECASE,
+)
+QUIZ_LIMIT = 300  # a test question is short, and so is the part of the answer that says the lesson
+
+
 @dataclass
 class _Context:
     file: TranscriptFile
@@ -73,6 +86,8 @@ class _Context:
     programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
+    quiz: tuple[str, dict[str, str]] | None = None  # a test question waiting for its answer
+    quiz_answer: list[str] = field(default_factory=list)
     episode: int = 0  # counts the typed requests: the task the next turns belong to (see `episodes`)
     session: str = ""  # the last session id and the file's name, shared by the signals of the file
     file_name: str = ""
@@ -90,6 +105,7 @@ def detect_signals(
         elif record.type == "user":
             _user(record, index, context)
     _finish_turn(context, len(records))
+    _finish_quiz(context, len(records))
     for signal, _ in context.markers:
         _emit(context, signal, len(records))
     return context.found
@@ -128,6 +144,8 @@ def _assistant(record: Record, index: int, context: _Context) -> None:
         if use.name in _EDIT_TOOLS:
             for call in context.failed:
                 call.code_changed = True
+    if context.quiz is not None and sum(map(len, context.quiz_answer)) < QUIZ_LIMIT:
+        context.quiz_answer += [t.strip() for t in record.texts if t.strip()]
     for text in record.texts:
         context.last_text = text
         for marker in find_markers(text):
@@ -168,8 +186,16 @@ def _user(record: Record, index: int, context: _Context) -> None:
     if not text:
         return
     _finish_turn(context, index)
+    _finish_quiz(context, index)
     _weigh_markers(context, text, index)
     _echo(text, record, index, context)
+    if (
+        context.echoes
+        and len(text) <= QUIZ_LIMIT
+        and ("?" in text or "？" in text)
+        and _QUIZ.search(mask_code(text))
+    ):
+        context.quiz = (text, _base(record, context))
     pending = context.pending_rejection
     intervenes = (
         context.interrupted
@@ -198,6 +224,15 @@ def _echo(text: str, record: Record, index: int, context: _Context) -> None:
             make_signal(ECHO_KIND, clip(text, QUOTE_LIMIT), quote=text, **_base(record, context)),
             index,
         )
+
+
+def _finish_quiz(context: _Context, index: int) -> None:
+    """A test question, as an echo of what its answer says (the question is the moment cited)."""
+    quiz, answer = context.quiz, " ".join(context.quiz_answer)
+    context.quiz, context.quiz_answer = None, []
+    if quiz is not None and answer:
+        text, base = quiz
+        _emit(context, make_signal(ECHO_KIND, clip(answer, QUIZ_LIMIT), quote=text, **base), index)
 
 
 def _member(

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
@@ -115,3 +118,76 @@ def test_what_an_action_is_about() -> None:
     assert action_words("running `git merge --ff-only`") >= {"git", "merge"}
     assert action_words("presenting a plan") == {"plan"}
     assert action_words("") == frozenset()
+
+
+def _remind_rule(writer: SessionWriter) -> str:
+    writer.tool_call("Bash", {"command": "git commit -m fix"}, "ok")
+    rule = writer.user("you can't do it yourself, please remind me every commit")
+    writer.assistant("Understood. I'll remind you to amend the session files after each commit.")
+    return rule
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        (
+            "commit this, and do you know what to remind me of after a commit?",
+            "Committed. Amend the session files.",
+        ),
+        ("ты помнишь, что нужно напомнить после commit?", "Да: amend the session files after the commit."),
+        ("你记得 commit 之后要提醒我什么吗？", "Amend the session files after each commit."),
+        (
+            "commit'ten sonra ne yapman gerekiyor, hatırlıyor musun?",
+            "Amend the session files after the commit.",
+        ),
+    ],
+)
+def test_a_test_question_is_cited_by_the_rule_its_answer_says(
+    tmp_path: Path, question: str, answer: str
+) -> None:
+    writer = SessionWriter("ex1")
+    asked = writer.user(question)
+    _, ids = writer.assistant(tools=[("Bash", {"command": "git commit -m docs"})])
+    writer.tool_result(ids[0], "ok")
+    writer.assistant(answer)
+    writer.user("thanks, next: rename the parser module")
+    writer.assistant("Renamed.")
+    rule = _remind_rule(writer)
+    (candidate,) = build_report(_signals(tmp_path, writer)).candidates
+    assert candidate.principle == "Remind the user to amend the session files after each commit."
+    assert [e.uuid for e in candidate.evidence] == [rule, asked]
+    assert candidate.evidence[1].quote.startswith(question[:20])  # the user's question, not the answer
+
+
+def test_a_question_whose_answer_says_something_else_is_not_cited(tmp_path: Path) -> None:
+    writer = SessionWriter("ex2")
+    writer.user("do you know what the parser returns?")
+    writer.assistant("A list of records, one per line.")
+    rule = _remind_rule(writer)
+    (candidate,) = build_report(_signals(tmp_path, writer)).candidates
+    assert [e.uuid for e in candidate.evidence] == [rule]
+
+
+def _exchange(writer: SessionWriter, pause: timedelta) -> tuple[str, str]:
+    writer.assistant("You wrote `[10][11]`; that is plain text now. Shall I keep it?")
+    remark = writer.user("nope, that doesn't work, I'd like every reference to work and `[10],[11]` works")
+    writer.assistant("You already fixed it. Shall I amend the commit?")
+    writer.clock += pause
+    writer.user("does it make sense to you?")
+    writer.assistant("Yes — `[10],[11]` makes each one a separate markdown reference link.")
+    request = writer.user("add that to CLAUDE.md")
+    writer.assistant("Added.")
+    return remark, request
+
+
+def test_a_short_remark_just_before_the_exchange_that_taught_a_rule_is_cited(tmp_path: Path) -> None:
+    writer = SessionWriter("ex3")
+    remark, request = _exchange(writer, timedelta(0))
+    (candidate,) = build_report(_signals(tmp_path, writer)).candidates
+    assert "separate markdown reference link" in candidate.principle
+    assert {remark, request} <= {e.uuid for e in candidate.evidence}
+    later = SessionWriter("ex4")
+    remark, request = _exchange(later, timedelta(hours=1))
+    (again,) = build_report(_signals(tmp_path / "later", later)).candidates
+    assert request in {e.uuid for e in again.evidence}
+    assert remark not in {e.uuid for e in again.evidence}  # an hour before: no part of that exchange
