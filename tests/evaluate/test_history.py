@@ -130,6 +130,8 @@ def test_real_tspec_history_meets_the_targets(tmp_path: Path, claude_home: Path)
     found, taught = result.recall("dev")
     kept, judged, unjudged = result.precision("dev")
     assert taught and found / taught >= 0.5
+    cited, labeled = result.moment_recall("dev")
+    assert labeled and cited / labeled >= 0.5  # the teaching moments, not only one per rule
     assert judged and kept / judged >= 0.8 and unjudged == 0
     assert not result.non_lesson_hits
 
