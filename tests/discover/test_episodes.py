@@ -42,27 +42,27 @@ def test_rejections_before_the_rule_are_cited_with_it(tmp_path: Path) -> None:
     assert "only the tag" in candidate.evidence[1].quote
 
 
-def test_a_correction_of_how_the_rule_was_carried_out_joins_it(tmp_path: Path) -> None:
-    writer = SessionWriter("ep2")
+def _install_corrected(name: str, said: str, reply: str) -> tuple[SessionWriter, str, str]:
+    """The rule to install right after the tests, a wrong install stopped, and what the user said then."""
+    writer = SessionWriter(name)
     rule = writer.user("after the tests pass, always install the new build right away so we use it for real")
     writer.assistant("Agreed. I'll make that the default workflow going forward.")
     _rejected(writer, "pip install .")
-    how = writer.user("Grr, how should you install it?")
-    _, ids = writer.assistant("With `make install`!", tools=[("Bash", {"command": "make install"})])
+    then = writer.user(said)
+    _, ids = writer.assistant(reply, tools=[("Bash", {"command": "make install"})])
     writer.tool_result(ids[0], "installed")
+    return writer, rule, then
+
+
+def test_a_correction_of_how_the_rule_was_carried_out_joins_it(tmp_path: Path) -> None:
+    writer, rule, how = _install_corrected("ep2", "Grr, how should you install it?", "With `make install`!")
     (candidate,) = build_report(_signals(tmp_path, writer)).candidates
     assert candidate.principle.startswith("After the tests pass")
     assert [e.uuid for e in candidate.evidence] == [rule, how]
 
 
 def test_a_rule_already_recorded_is_cited_with_the_new_one_of_its_task(tmp_path: Path) -> None:
-    writer = SessionWriter("ep3")
-    rule = writer.user("after the tests pass, always install the new build right away so we use it for real")
-    writer.assistant("Agreed. I'll make that the default workflow going forward.")
-    _rejected(writer, "pip install .")
-    swap = writer.user("use `make install`, not pip")
-    _, ids = writer.assistant("Right.", tools=[("Bash", {"command": "make install"})])
-    writer.tool_result(ids[0], "installed")
+    writer, rule, swap = _install_corrected("ep3", "use `make install`, not pip", "Right.")
     signals = _signals(tmp_path, writer)
     alone = build_report(signals).candidates
     assert len(alone) == 2  # two lessons, each its own candidate
