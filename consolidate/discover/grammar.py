@@ -103,7 +103,8 @@ _NUMBERED = lazy(
 # A run-on list of instructions ("update todo and chore-4 remove `-dev` from the version when you commit
 # include Cargo.lock"): where an instruction verb starts a new clause straight after the last word of the
 # one before, a comma goes between; a "when …" clause that leads into such a verb is set off before it.
-# Three instructions at least, so a single noun-verb pair is never split.
+# Three instructions at least, so a single noun-verb pair is never split. A rule that starts with
+# "after / before / once …" gets the comma before its instruction verb.
 # Verbs rarely a noun after another noun ("cargo test", "git push" are commands, not two clauses).
 _STEP_VERBS = frozenset({
     "add", "update", "remove", "delete", "drop", "bump", "include", "create", "write", "install", "amend",
@@ -116,13 +117,24 @@ _NOT_A_CLAUSE_END = frozenset({
     "so", "but", "when", "before", "after", "once", "until", "while",
 })  # fmt: skip
 _CLAUSE_LEAD = frozenset({"when", "before", "after", "once"})
+_LEADING_CLAUSE = frozenset({"after", "before", "once", "until", "whenever"})  # "when …" becomes the trigger
 
 
 def punctuated(text: str) -> str:
-    """A run-on list of instructions with the commas it lacks; any other text as it was. Only a text
-    with no comma or semicolon of its own that starts with an instruction verb is read this way."""
+    """A run-on list of instructions with the commas it lacks, and a leading "after …" clause set off
+    from the instruction it leads into; any other text as it was. Only a text with no comma or
+    semicolon of its own is read this way."""
     words = text.split(" ")
-    if "," in _outside_code(text) or ";" in _outside_code(text) or words[0].lower() not in _STEP_VERBS:
+    if "," in _outside_code(text) or ";" in _outside_code(text):
+        return text
+    if words[0].lower() in _LEADING_CLAUSE:  # "After the tests pass install it" -> "…pass, install it"
+        for index in range(2, len(words)):
+            before = words[index - 1].lower()
+            if words[index].lower() in _STEP_VERBS and before not in _NOT_A_CLAUSE_END | _STEP_VERBS:
+                words[index - 1] += ","
+                return " ".join(words)
+        return text
+    if words[0].lower() not in _STEP_VERBS:
         return text
     marks: dict[int, str] = {}  # word index -> the mark that goes after it
     inside = False

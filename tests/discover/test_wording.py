@@ -168,6 +168,13 @@ def test_wordings_that_are_no_usable_rule(principle: str, problem: str) -> None:
             "add tests, update the changelog, bump the version",
         ),
         ("Run cargo test", "Run cargo test"),  # a command, not two clauses
+        (
+            "After making changes and all tests pass install the new build right away",
+            "After making changes and all tests pass, install the new build right away",
+        ),
+        ("Once merged delete the branch", "Once merged, delete the branch"),
+        ("After the tests pass, install it", "After the tests pass, install it"),
+        ("When the tests pass install it", "When the tests pass install it"),  # "when …" becomes the trigger
         ("add the plan to todo and bump the version", "add the plan to todo and bump the version"),
         (
             "check the logs when you deploy install the agent first",
