@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -126,9 +127,8 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
-    from .existing import Match, compare, statements
+    from .matcher import Matcher
     from .quality import rejection_reason
-    from .samerule import Memory
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     members = [m for s in signals if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
@@ -144,27 +144,24 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
                 dropped_queue.append(signal.queue_id)
             continue
         kept.append(to_candidate(signal))
-    known = statements(memory)
-    meaning: Memory | None = None  # read only when a candidate needs it
+    matcher: Matcher | None = None  # read only when a candidate needs it
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
     for candidate in merged:
-        match = compare(candidate.principle, known)
-        if match.category == "RECORDED":
+        if matcher is None:
+            matcher = Matcher.of_texts(memory)
+        match = matcher.judge(candidate.principle)
+        if match.category == "RECORDED" and match.how == "words":
             stats["dropped_recorded"] += 1
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
-        if match.category == "UNSURE":  # negates a statement about something else: propose nothing
-            stats["dropped_unsure_contradiction"] += 1
-            continue
-        if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
-            if meaning is None:
-                meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
-            restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
-            if restated is not None:
-                match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])
+        if match.category == "RECORDED":  # said in other words: the dream sets it aside, shown with it
+            match = replace(match, category="UPDATE")
+        elif match.category == "UNSURE":  # negates a line about something else: the dream sets it aside
+            stats["unsure_contradiction"] += 1
+            match = replace(match, category="CONTRADICT")
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)
