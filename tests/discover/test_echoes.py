@@ -118,8 +118,7 @@ def test_the_pool_keeps_every_echo_a_report_can_cite_and_no_other() -> None:
     )
     everything = [turns[0], turns[1], twice, rule, also, secret, *turns[2:]]
     pool = EchoPool()
-    for signal in everything:
-        pool.add(signal)
+    pool.add_file(everything)
     kept = [(s.session, s.uuid) for s in pool.signals]
     assert kept == [("s0", "e0"), ("s1", "e1"), ("s0", "r"), ("s0", "r")] + [
         (f"s{n}", f"e{n}") for n in range(2, MAX_EVIDENCE)
@@ -239,7 +238,7 @@ def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
         "No reason not to. I'll make that the default workflow going forward.",
     )
     (candidate,) = build_report(_signals(tmp_path, always)).candidates
-    assert candidate.principle == "After the tests pass install the new build right away"
+    assert candidate.principle == "After the tests pass, install the new build right away"
     once = _after_a_bare_stop("e6", rule, "Installing.")
     assert build_report(_signals(tmp_path / "once", once)).candidates == []
 
