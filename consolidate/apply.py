@@ -87,7 +87,7 @@ def apply_plan(
     """Apply the selected proposals of `plan`; the caller holds the run lock. With `parts_dir` the plan
     may be applied in parts: what earlier parts applied is skipped, and their changes are expected."""
     selected = plan.select(only)
-    paths = check_scope(plan, selected, scope)
+    paths = check_scope(plan, selected, scope.fresh())  # walked again: links may have changed since review
     earlier = applied_before(plan, paths, parts_dir)
     workspace = Workspace(scope.memory_dir)
     results = [ProposalResult(p) for p in selected]

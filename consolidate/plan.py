@@ -7,6 +7,7 @@ dir, the two CLAUDE.md files and the team memory folder. A plan that fails eithe
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import unicodedata
@@ -376,11 +377,25 @@ class WriteScope:
             else:
                 self._claude_md[Path(os.path.realpath(path))] = path
         self.team = team
+        # A name resolved once (its realpath walked) is not walked again by this scope: plans name the
+        # same few files many times. Only successes are kept, keyed by the exact name; the writing engine
+        # resolves on a `fresh()` scope, so a link swapped in after planning is still refused.
+        self._resolved: dict[str, Path] = {}
+
+    def fresh(self) -> WriteScope:
+        """The same scope with nothing resolved yet (every name walked again)."""
+        scope = copy.copy(self)
+        scope._resolved = {}
+        return scope
 
     def resolve(self, name: str, proposal: str) -> Path:
         """The one canonical absolute path for a plan's file name, or a PlanError naming the proposal."""
+        known = self._resolved.get(name)
+        if known is not None:
+            return known
         try:
-            return self._resolve(name)
+            self._resolved[name] = path = self._resolve(name)
+            return path
         except PlanError as exc:
             raise PlanError(f"proposal {proposal}: {exc}") from None
         except (OSError, RuntimeError, ValueError) as exc:  # ~nosuchuser, names too long for the system

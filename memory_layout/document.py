@@ -100,6 +100,10 @@ class Document:
     # blocks by comparable text, and per section (first heading of that name) its heading and last entry.
     _by_text: dict[str, list[Block]] | None = field(default=None, repr=False, compare=False)
     _sections: dict[str, list[Block | None]] | None = field(default=None, repr=False, compare=False)
+    # Each block's place (index, line, section), built by one walk and dropped by every edit; kept
+    # with the block list it describes, so a list replaced from outside is walked again.
+    _places: dict[Block, tuple[int, int, str]] | None = field(default=None, repr=False, compare=False)
+    _places_of: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
 
     def render(self) -> str:
         return (BOM if self.bom else "") + "".join(block.text for block in self.blocks)
@@ -113,7 +117,7 @@ class Document:
 
     def forget_lookups(self) -> None:
         """Drop the lookups (after the block list was replaced from outside)."""
-        self._by_text = self._sections = None
+        self._by_text = self._sections = self._places = None
 
     def _text_index(self) -> dict[str, list[Block]]:
         if self._by_text is None:
@@ -148,16 +152,19 @@ class Document:
             if block in same:
                 same.remove(block)
 
+    def _place_index(self) -> dict[Block, tuple[int, int, str]]:
+        fingerprint = (id(self.blocks), len(self.blocks))
+        if self._places is None or self._places_of != fingerprint:
+            self._places = {b: (i, n, s) for i, (b, n, s) in enumerate(self._walk())}
+            self._places_of = fingerprint
+        return self._places
+
     def _entry_at(self, block: Block) -> Entry:
-        """The entry of a block, with its section and line (one walk up to it)."""
-        line, section = 1, ""
-        for candidate in self.blocks:
-            if candidate is block:
-                return Entry(block, section, line)
-            if candidate.kind == "heading":
-                section = candidate.title
-            line += candidate.line_count
-        raise ValueError("block is not part of this document")
+        """The entry of a block, with its section and line."""
+        place = self._place_index().get(block)
+        if place is None:
+            raise ValueError("block is not part of this document")
+        return Entry(block, place[2], place[1])
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -200,8 +207,8 @@ class Document:
             return None
         if len(same) == 1:
             return self._entry_at(same[0])
-        first = min(same, key=self._index_of)
-        return self._entry_at(first)
+        places = self._place_index()
+        return self._entry_at(min(same, key=lambda b: places[b][0]))
 
     def section_span(self, heading: str, occurrence: int = 1) -> tuple[int, int] | None:
         """Block indices [start, end) of a section: its heading block (the `occurrence`-th whose line
@@ -246,6 +253,7 @@ class Document:
         self._swap(old, Block(old.kind, self._lines(new_text), old.start, old.level, old.title))
 
     def remove_entry(self, entry: Entry) -> None:
+        self._places = None
         index = self._index_of(entry.block)
         self._unindexed(entry.block)
         if self._sections is not None and any(entry.block is last for _, last in self._sections.values()):
@@ -258,6 +266,7 @@ class Document:
         index = self._index_of(entry.block)
         self.remove_entry(entry)
         if index < len(self.blocks) and index > 0 and self._blank(index) and self._ends_blank(index - 1):
+            self._places = None
             del self.blocks[index]  # the blank line that separated the entry from what follows
         while index >= 0:
             index = self._drop_empty_heading_before(index)
@@ -276,7 +285,7 @@ class Document:
         if end < len(self.blocks) and self.blocks[end].level > self.blocks[heading].level:
             return -1  # a subsection follows: the heading still holds something
         del self.blocks[heading:end]
-        self._sections = None  # a heading went: find sections again when needed
+        self._sections = self._places = None  # a heading went: find sections again when needed
         return heading
 
     def _blank(self, index: int) -> bool:
@@ -288,6 +297,7 @@ class Document:
 
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
         """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""
+        self._places = None
         block = Block("entry", self._lines(as_list_item(text)))
         sections = self._section_index()
         target = sections.get(normalize_title(section)) if section else None
@@ -324,14 +334,14 @@ class Document:
         target = self.section(section)
         if target is None:
             raise KeyError(section)
-        self._by_text = self._sections = None  # many blocks change: look them up afresh
+        self.forget_lookups()  # many blocks change: look them up afresh
         for entry in target.entries[1:]:
             self.remove_entry(entry)
         if target.entries:
             first = target.entries[0].block
             index = self._index_of(first)
             self.blocks[index : index + 1] = [Block("entry", self._lines(as_list_item(t))) for t in texts]
-            self._by_text = self._sections = None
+            self.forget_lookups()
         else:
             for text in texts:
                 self.add_entry(section, text)
@@ -375,6 +385,7 @@ class Document:
     def _swap(self, old: Block, new: Block) -> None:
         """Put `new` where `old` is. Edits replace blocks, never change one, so that a copy of the
         block list (`list(doc.blocks)`) is a snapshot of the document."""
+        self._places = None
         self.blocks[self._index_of(old)] = new
         if old.kind == "entry":
             self._unindexed(old)
