@@ -29,6 +29,7 @@ from .window import most_recent_sessions, select_transcripts, timestamp_after
 
 if TYPE_CHECKING:
     from ..models import DiscoveryReport
+    from .matcher import Matcher
 
 Progress = Callable[[int, int, str], None]
 MemoryTexts = Mapping[str, str] | Iterable[str]
@@ -129,7 +130,6 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
-    from .matcher import Matcher
     from .quality import rejection_reason
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
@@ -146,13 +146,21 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
                 dropped_queue.append(signal.queue_id)
             continue
         kept.append(to_candidate(signal))
+    remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
+    nothing_remembered = not any(text.strip() for text in remembered)  # a first scan: no matcher at all
     matcher: Matcher | None = None  # read only when a candidate needs it
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
     for candidate in merged:
+        if nothing_remembered:  # what the matcher says of every learning when nothing is remembered
+            candidate.category, candidate.related = "FILL_GAP", ""
+            candidates.append(candidate)
+            continue
         if matcher is None:
-            matcher = Matcher.of_texts(memory)
+            from .matcher import Matcher
+
+            matcher = Matcher.of_texts(remembered)
         match = matcher.judge(candidate.principle)
         if match.category == "RECORDED" and match.how == "words":
             stats["dropped_recorded"] += 1

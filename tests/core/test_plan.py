@@ -114,3 +114,35 @@ def test_the_two_claude_md_files_are_in_scope(settings) -> None:  # type: ignore
     paths = check_scope(plan, plan.proposals, _scope(settings))
     assert paths[user] == settings.layout.user_claude_md
     assert paths[project] == settings.layout.project_claude_md
+
+
+def test_a_name_resolved_once_cannot_smuggle_a_path_out_of_the_scope(settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.apply import apply_plan
+    from consolidate.runs import journal_dir
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    notes = settings.memory_dir / "notes"
+    notes.mkdir()
+    scope = _scope(settings)
+    assert scope.resolve("notes/a.md", "P1") == notes / "a.md"
+    assert scope.resolve("notes/a.md", "P2") == notes / "a.md"  # the same answer, from memory
+    for name in ("notes/a.md/../../../x.md", "notes/../../x.md", str(outside / "a.md")):  # other spellings
+        with pytest.raises(PlanError, match="proposal P3"):
+            scope.resolve(name, "P3")
+    (settings.memory_dir / "escape").symlink_to(outside)
+    for attempt in ("P4", "P5"):  # a refusal is not remembered as an answer
+        with pytest.raises(PlanError, match=f"proposal {attempt}: .*resolves outside the memory dir"):
+            scope.resolve("escape/a.md", attempt)
+    # The directory a resolved name went through becomes a link out of the scope after planning: a
+    # fresh scope, and applying with the very scope that resolved it, both refuse it.
+    notes.rmdir()
+    notes.symlink_to(outside)
+    with pytest.raises(PlanError, match="resolves outside the memory dir"):
+        scope.fresh().resolve("notes/a.md", "P6")
+    plan = _parse(
+        settings, [proposal("P6", "ADD", [{"op": "write_file", "file": "notes/a.md", "content": "x\n"}])]
+    )
+    with pytest.raises(PlanError, match="proposal P6: .*resolves outside the memory dir"):
+        apply_plan(plan, scope, journal_dir=journal_dir(settings))
+    assert list(outside.iterdir()) == []

@@ -145,3 +145,32 @@ def test_queue_items_become_queue_candidates_and_merge_with_their_marker() -> No
     assert by_queue["q1"].frequency == 1  # the marker and its own queue item are one sighting
     assert by_queue["q3"].kind == "queue" and by_queue["q3"].section == "Profile Fact"
     assert report.dropped_queue_ids == ["q2"]
+
+
+def test_a_scan_with_nothing_remembered_does_not_load_the_matcher() -> None:
+    import subprocess
+    import sys
+
+    from consolidate.discover.matcher import Matcher
+
+    signals = [
+        _signal("correction", "Use pnpm instead of npm for installs", uuid="a"),
+        _signal("remember", "Run migrations locally, the staging DB is read-only", uuid="b"),
+    ]
+    report = build_report(signals, {"MEMORY.md": "  \n", "CLAUDE.md": ""})
+    empty = Matcher.of_texts([])
+    assert len(report.candidates) == 2
+    for candidate in report.candidates:  # what the matcher says when nothing is remembered
+        verdict = empty.judge(candidate.principle)
+        assert (
+            (candidate.category, candidate.related) == (verdict.category, verdict.related) == ("FILL_GAP", "")
+        )
+    code = (
+        "import sys\nfrom consolidate.discover import build_report\nfrom consolidate.discover.signals import make_signal\n"
+        "s = make_signal('correction', 'Use pnpm instead of npm for installs', quote='q', session='s', uuid='u',"
+        " trigger='running `npm`')\n"
+        "assert build_report([s], []).candidates\n"
+        "print('consolidate.discover.matcher' in sys.modules, 'consolidate.discover.samerule' in sys.modules)\n"
+    )
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert shown.split() == ["False", "False"]

@@ -170,3 +170,32 @@ def test_the_quick_check_finds_the_structure_markdown_finds(lines: list[str]) ->
         assert document._structure(document.split_lines(text), 0) == quick
     finally:
         document._MAY_OPEN = always
+
+
+def test_find_entry_places_match_a_walk_after_every_kind_of_edit() -> None:
+    doc = parse_document("# T\n\n## A\n- one\n- two\n\n## B\n- three\n- one\n")
+
+    def walked(text: str) -> tuple[str, int]:
+        entry = next(e for e in doc.entries() if e.text.rstrip("\n") == text)
+        return entry.section, entry.line
+
+    def found(text: str) -> tuple[str, int]:
+        entry = doc.find_entry(text)
+        assert entry is not None
+        return entry.section, entry.line
+
+    assert found("- one") == walked("- one") == ("A", 4)  # the first of two equal entries
+    assert found("- three") == ("B", 8)
+    doc.add_entry("A", "zero")  # lines below move down
+    assert found("- three") == walked("- three") == ("B", 9)
+    doc.replace_entry(doc.find_entry("- two"), "two\nand a second line")  # type: ignore[arg-type]
+    assert found("- three") == walked("- three") == ("B", 10)
+    doc.remove_entry_and_empty_heading(doc.find_entry("- one"))  # type: ignore[arg-type]
+    assert found("- one") == walked("- one") == ("B", 10)
+    before = list(doc.blocks)
+    doc.add_entry("C", "four")
+    assert found("- four") == walked("- four")
+    doc.blocks = before  # the block list replaced from outside, as a rollback does
+    doc.forget_lookups()
+    assert doc.find_entry("- four") is None
+    assert found("- three") == walked("- three") == ("B", 9)
