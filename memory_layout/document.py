@@ -100,10 +100,12 @@ class Document:
     # blocks by comparable text, and per section (first heading of that name) its heading and last entry.
     _by_text: dict[str, list[Block]] | None = field(default=None, repr=False, compare=False)
     _sections: dict[str, list[Block | None]] | None = field(default=None, repr=False, compare=False)
-    # Each block's place (index, line, section), built by one walk and dropped by every edit; kept
-    # with the block list it describes, so a list replaced from outside is walked again.
-    _places: dict[Block, tuple[int, int, str]] | None = field(default=None, repr=False, compare=False)
+    # Each block's line and section, built by one walk at the third lookup after an edit (the first two
+    # walk up to their block: edits between lookups would drop the map again) and dropped by every
+    # edit; kept with the block list it describes, so a list replaced from outside is walked again.
+    _places: dict[Block, tuple[int, str]] | None = field(default=None, repr=False, compare=False)
     _places_of: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
+    _walks: int = field(default=0, repr=False, compare=False)
 
     def render(self) -> str:
         return (BOM if self.bom else "") + "".join(block.text for block in self.blocks)
@@ -117,7 +119,11 @@ class Document:
 
     def forget_lookups(self) -> None:
         """Drop the lookups (after the block list was replaced from outside)."""
-        self._by_text = self._sections = self._places = None
+        self._by_text = self._sections = None
+        self._changed()
+
+    def _changed(self) -> None:
+        self._places, self._walks = None, 0
 
     def _text_index(self) -> dict[str, list[Block]]:
         if self._by_text is None:
@@ -152,19 +158,24 @@ class Document:
             if block in same:
                 same.remove(block)
 
-    def _place_index(self) -> dict[Block, tuple[int, int, str]]:
-        fingerprint = (id(self.blocks), len(self.blocks))
-        if self._places is None or self._places_of != fingerprint:
-            self._places = {b: (i, n, s) for i, (b, n, s) in enumerate(self._walk())}
-            self._places_of = fingerprint
-        return self._places
-
     def _entry_at(self, block: Block) -> Entry:
         """The entry of a block, with its section and line."""
-        place = self._place_index().get(block)
+        fingerprint = (id(self.blocks), len(self.blocks))
+        if self._places_of != fingerprint:
+            self._changed()
+            self._places_of = fingerprint
+        if self._places is None and self._walks < 2:
+            self._walks += 1
+            for candidate, line, section in self._walk():
+                if candidate is block:
+                    return Entry(block, section, line)
+            raise ValueError("block is not part of this document")
+        if self._places is None:
+            self._places = {b: (n, s) for b, n, s in self._walk()}
+        place = self._places.get(block)
         if place is None:
             raise ValueError("block is not part of this document")
-        return Entry(block, place[2], place[1])
+        return Entry(block, place[1], place[0])
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -207,8 +218,8 @@ class Document:
             return None
         if len(same) == 1:
             return self._entry_at(same[0])
-        places = self._place_index()
-        return self._entry_at(min(same, key=lambda b: places[b][0]))
+        first = min(same, key=self._index_of)
+        return self._entry_at(first)
 
     def section_span(self, heading: str, occurrence: int = 1) -> tuple[int, int] | None:
         """Block indices [start, end) of a section: its heading block (the `occurrence`-th whose line
@@ -253,7 +264,7 @@ class Document:
         self._swap(old, Block(old.kind, self._lines(new_text), old.start, old.level, old.title))
 
     def remove_entry(self, entry: Entry) -> None:
-        self._places = None
+        self._changed()
         index = self._index_of(entry.block)
         self._unindexed(entry.block)
         if self._sections is not None and any(entry.block is last for _, last in self._sections.values()):
@@ -266,7 +277,7 @@ class Document:
         index = self._index_of(entry.block)
         self.remove_entry(entry)
         if index < len(self.blocks) and index > 0 and self._blank(index) and self._ends_blank(index - 1):
-            self._places = None
+            self._changed()
             del self.blocks[index]  # the blank line that separated the entry from what follows
         while index >= 0:
             index = self._drop_empty_heading_before(index)
@@ -285,7 +296,8 @@ class Document:
         if end < len(self.blocks) and self.blocks[end].level > self.blocks[heading].level:
             return -1  # a subsection follows: the heading still holds something
         del self.blocks[heading:end]
-        self._sections = self._places = None  # a heading went: find sections again when needed
+        self._sections = None
+        self._changed()  # a heading went: find sections again when needed
         return heading
 
     def _blank(self, index: int) -> bool:
@@ -297,7 +309,7 @@ class Document:
 
     def add_entry(self, section: str, text: str, *, level: int = 2) -> None:
         """Append an entry to `section` (created at the end when missing; '' = after the last entry)."""
-        self._places = None
+        self._changed()
         block = Block("entry", self._lines(as_list_item(text)))
         sections = self._section_index()
         target = sections.get(normalize_title(section)) if section else None
@@ -385,7 +397,7 @@ class Document:
     def _swap(self, old: Block, new: Block) -> None:
         """Put `new` where `old` is. Edits replace blocks, never change one, so that a copy of the
         block list (`list(doc.blocks)`) is a snapshot of the document."""
-        self._places = None
+        self._changed()
         self.blocks[self._index_of(old)] = new
         if old.kind == "entry":
             self._unindexed(old)

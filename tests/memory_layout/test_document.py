@@ -199,3 +199,7 @@ def test_find_entry_places_match_a_walk_after_every_kind_of_edit() -> None:
     doc.forget_lookups()
     assert doc.find_entry("- four") is None
     assert found("- three") == walked("- three") == ("B", 9)
+    for _ in range(3):  # the first lookups walk, the later ones read the map one walk built
+        for entry in doc.entries():
+            assert doc.find_entry(entry.text) == next(e for e in doc.entries() if e.text == entry.text)
+    assert doc._places is not None
