@@ -233,3 +233,58 @@ def test_a_project_rule_about_language_or_a_quoted_why_is_not_personal(alice: Cl
     )
     plan = plan_of(alice, capsys)
     assert len(plan["proposals"]) == 3, plan["notes"]  # the folder, and both rules
+
+
+DEPLOY_TEAM = (
+    "# Team Memory\n\n## Project\n"
+    "- **After the tests pass, deploy the build right away** with `make deploy` so staging runs it. → [detail](deploy.md)\n"
+)
+DEPLOY_TOPIC = "Deploy the build right away with `make deploy` after the tests pass, so staging runs it."
+
+
+def test_a_rule_the_team_states_in_other_words_is_not_shared_one_that_shares_a_command_is(
+    alice: Clone, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    alice.team.mkdir(parents=True)
+    (alice.team / "MEMORY.md").write_text(DEPLOY_TEAM)
+    (alice.team / "deploy.md").write_text(
+        f"---\nname: deploy\nprovenance:\n  shared_by: Bob\n  source: deploy.md\n---\n{DEPLOY_TOPIC}\n"
+    )
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Project\n"
+            "- **When the tests pass:** deploy it ASAP so we try it on staging. → [detail](project_deploy.md)\n"
+            "- **When `make deploy` times out:** rerun it with `TIMEOUT=600`. → [detail](project_timeout.md)\n",
+            "project_deploy.md": topic(
+                "deploy", "Once all the tests pass, deploy it ASAP so we try it on staging."
+            ),
+            "project_timeout.md": topic(
+                "timeout", "When `make deploy` times out, rerun it with `TIMEOUT=600`."
+            ),
+        }
+    )
+    plan = plan_of(alice, capsys)
+    summaries = [p["summary"] for p in plan["proposals"]]
+    assert not any("ASAP" in s for s in summaries)  # the same rule in other words: the team has it
+    assert any(n.startswith("already shared:") and "ASAP" in n and "right away" in n for n in plan["notes"])
+    assert any("TIMEOUT=600" in s for s in summaries)  # it only names the team rule's command
+
+
+def test_a_rule_that_says_the_opposite_of_the_teams_is_held_back(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    alice.team.mkdir(parents=True)
+    (alice.team / "MEMORY.md").write_text(
+        "# Team Memory\n\n## Git\n- **When pushing:** never force-push to `main`. → [detail](push.md)\n"
+    )
+    (alice.team / "push.md").write_text(
+        "---\nname: push\nprovenance:\n  shared_by: Bob\n  source: push.md\n---\nNever force-push to `main`.\n"
+    )
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Git\n"
+            "- **When pushing:** force-push to `main`. → [detail](project_push.md)\n",
+            "project_push.md": topic("push", "Force-push to `main`."),
+        }
+    )
+    plan = plan_of(alice, capsys)
+    assert not any("force-push" in p["summary"] for p in plan["proposals"])
+    assert any(n.startswith("not shared (the team memory says otherwise") for n in plan["notes"])
