@@ -519,7 +519,9 @@ def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) 
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
     assert code == 0, err
-    assert "set aside S1: Do not commit the session files after each code change — says the opposite of" in out
+    assert (
+        "set aside S1: Do not commit the session files after each code change — says the opposite of" in out
+    )
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
 
 
@@ -558,7 +560,9 @@ def test_a_set_aside_learning_rejected_with_retire_is_gone_next_dream(acme, caps
     assert f"rejected S1: {OPPOSITE} — the remembered entry stands; it will not be proposed again" in out
     assert _waiting(acme) == [] and acme.claude_md.read_text() == before
     again = candidate(OPPOSITE, layers=["L1"], session="another")  # the sessions say it again
-    reworded = candidate("Never commit the session files after a code change.", layers=["L1"], session="third")
+    reworded = candidate(
+        "Never commit the session files after a code change.", layers=["L1"], session="third"
+    )
     code, out, err = acme.dream(capsys, acme.report(again, reworded, name="again"), "--yes")
     assert code == 0, err
     assert "set aside" not in out and _waiting(acme) == [] and acme.claude_md.read_text() == before
@@ -588,6 +592,33 @@ def test_review_of_a_pending_plan_rejects_a_set_aside_learning_only_when_named(a
     assert _waiting(acme) == [] and "[ADD]" in out and "journaled" not in out
     assert acme.dream(capsys, acme.report(candidate(OPPOSITE, layers=["L1"]), name="third"), "--yes")[0] == 0
     assert _waiting(acme) == []
+
+
+def test_apply_reject_of_a_saved_plan_retires_a_set_aside_learning(acme, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + SESSIONS_RULE)
+    plan = tmp_path / "plan.json"
+    engine = acme.report(candidate(OPPOSITE, layers=["L1"]))
+    assert acme.dream(capsys, engine, "--plan-out", str(plan))[0] == 0
+    code = main(
+        [
+            "apply",
+            str(plan),
+            "--project",
+            str(acme.project),
+            "--claude-home",
+            str(acme.home),
+            "--reject",
+            "s1",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"rejected S1: {OPPOSITE} — the remembered entry stands" in out and "0 proposal(s)" not in out
+    code, out, err = acme.dream(
+        capsys, acme.report(candidate(OPPOSITE, layers=["L1"]), name="again"), "--yes"
+    )
+    assert code == 0, err
+    assert "set aside" not in out and _waiting(acme) == []
 
 
 def test_on_a_terminal_a_set_aside_learning_is_rejected_by_id_and_enter_lets_it_wait(acme) -> None:  # type: ignore[no-untyped-def]
