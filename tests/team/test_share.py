@@ -161,14 +161,24 @@ def test_a_copy_the_team_edited_is_not_overwritten(alice: Clone, capsys) -> None
     assert "Saturdays" in copy.read_text()
 
 
-def test_what_a_teammate_already_shared_is_not_shared_again(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
-    alice.team.mkdir(parents=True)
-    (alice.team / "MEMORY.md").write_text(
-        "# Team Memory\n\n## Project\n- **When migrating data:** staging is read-only on Fridays; wait for Monday. → [detail](staging.md)\n"
+def bob_shared(clone: Clone, section: str, line: str, topic_name: str, body: str) -> None:
+    """The team folder holds one entry Bob shared: its index line and its topic file."""
+    clone.team.mkdir(parents=True)
+    (clone.team / "MEMORY.md").write_text(
+        f"# Team Memory\n\n## {section}\n- {line} → [detail]({topic_name})\n"
     )
-    (alice.team / "staging.md").write_text(
-        "---\nname: staging\nprovenance:\n  shared_by: Bob\n  source: staging.md\n---\n"
-        "Staging is read-only on Fridays: migrations wait until Monday.\n"
+    (clone.team / topic_name).write_text(
+        f"---\nname: {topic_name[:-3]}\nprovenance:\n  shared_by: Bob\n  source: {topic_name}\n---\n{body}\n"
+    )
+
+
+def test_what_a_teammate_already_shared_is_not_shared_again(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    bob_shared(
+        alice,
+        "Project",
+        "**When migrating data:** staging is read-only on Fridays; wait for Monday.",
+        "staging.md",
+        "Staging is read-only on Fridays: migrations wait until Monday.",
     )
     alice.write_memory(memory(alice))
     plan = plan_of(alice, capsys)
@@ -235,21 +245,14 @@ def test_a_project_rule_about_language_or_a_quoted_why_is_not_personal(alice: Cl
     assert len(plan["proposals"]) == 3, plan["notes"]  # the folder, and both rules
 
 
-DEPLOY_TEAM = (
-    "# Team Memory\n\n## Project\n"
-    "- **After the tests pass, deploy the build right away** with `make deploy` so staging runs it. → [detail](deploy.md)\n"
-)
+DEPLOY_LINE = "**After the tests pass, deploy the build right away** with `make deploy` so staging runs it."
 DEPLOY_TOPIC = "Deploy the build right away with `make deploy` after the tests pass, so staging runs it."
 
 
 def test_a_rule_the_team_states_in_other_words_is_not_shared_one_that_shares_a_command_is(
     alice: Clone, capsys
 ) -> None:  # type: ignore[no-untyped-def]
-    alice.team.mkdir(parents=True)
-    (alice.team / "MEMORY.md").write_text(DEPLOY_TEAM)
-    (alice.team / "deploy.md").write_text(
-        f"---\nname: deploy\nprovenance:\n  shared_by: Bob\n  source: deploy.md\n---\n{DEPLOY_TOPIC}\n"
-    )
+    bob_shared(alice, "Project", DEPLOY_LINE, "deploy.md", DEPLOY_TOPIC)
     alice.write_memory(
         {
             "MEMORY.md": "# Project Memory\n\n## Project\n"
@@ -271,12 +274,12 @@ def test_a_rule_the_team_states_in_other_words_is_not_shared_one_that_shares_a_c
 
 
 def test_a_rule_that_says_the_opposite_of_the_teams_is_held_back(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
-    alice.team.mkdir(parents=True)
-    (alice.team / "MEMORY.md").write_text(
-        "# Team Memory\n\n## Git\n- **When pushing:** never force-push to `main`. → [detail](push.md)\n"
-    )
-    (alice.team / "push.md").write_text(
-        "---\nname: push\nprovenance:\n  shared_by: Bob\n  source: push.md\n---\nNever force-push to `main`.\n"
+    bob_shared(
+        alice,
+        "Git",
+        "**When pushing:** never force-push to `main`.",
+        "push.md",
+        "Never force-push to `main`.",
     )
     alice.write_memory(
         {
