@@ -27,6 +27,7 @@ from .window import most_recent_sessions, select_transcripts, timestamp_after
 
 if TYPE_CHECKING:
     from ..models import DiscoveryReport
+    from .samerule import Memory
 
 Progress = Callable[[int, int, str], None]
 MemoryTexts = Mapping[str, str] | Iterable[str]
@@ -127,7 +128,6 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .echoes import ECHO_KIND, attach_echoes
     from .existing import Match, compare, statements
     from .quality import rejection_reason
-    from .samerule import Memory
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     signals = [s for s in signals if s.kind != ECHO_KIND]
@@ -144,6 +144,8 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
         kept.append(to_candidate(signal))
     known = statements(memory)
     meaning: Memory | None = None  # read only when a candidate needs it
+    # With nothing remembered (a first scan) no statement can be restated: the matcher is not loaded.
+    remembered = any(text.strip() for text in (memory.values() if isinstance(memory, Mapping) else memory))
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
@@ -157,8 +159,10 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
         if match.category == "UNSURE":  # negates a statement about something else: propose nothing
             stats["dropped_unsure_contradiction"] += 1
             continue
-        if match.category == "FILL_GAP":  # said in other words (set aside by the dream), or added to
+        if match.category == "FILL_GAP" and remembered:  # said in other words (set aside), or added to
             if meaning is None:
+                from .samerule import Memory
+
                 meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
             restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
             if restated is not None:
