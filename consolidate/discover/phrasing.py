@@ -24,6 +24,7 @@ _POLITE = lazy(
     re.IGNORECASE,
 )
 _LETS = lazy(r"^\s*let'?s\s+", re.IGNORECASE)
+_LDIRECTIVE, _LCORRECTION_CUE = map(lexicon.lowered, (lexicon.DIRECTIVE, lexicon.CORRECTION_CUE))
 
 
 def _body(text: str) -> str:
@@ -45,7 +46,8 @@ def directive_principle(text: str) -> str:
             sentence = _ZH_LEAD.sub("", _LEAD.sub("", sentence))
         if not sentence or sentence.endswith(("?", "？")) and not chosen:
             continue
-        if lexicon.DIRECTIVE.search(sentence) or lexicon.CORRECTION_CUE.search(sentence):
+        lowered = sentence.lower()
+        if _LDIRECTIVE.search(lowered) or _LCORRECTION_CUE.search(lowered):
             chosen.append(sentence)
         elif chosen:
             break

@@ -109,7 +109,9 @@ _GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going 
 FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
 
 
-_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE = map(lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE))
+_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE, _LGENERALIZER = map(
+    lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE, lexicon.GENERALIZER)
+)
 
 
 @lru_cache(maxsize=4096)
@@ -149,7 +151,7 @@ def workflow_rule(text: str) -> str:
     """A procedure laid out as a list after a lead-in ("Merging is done like this:\n1. push the
     branch\n2. open a PR …") as one rule: "When merging: push the branch, open a PR, …, then …".
     "" unless there are two to eight steps, each an action, under a lead-in that names a procedure."""
-    if "\n" not in text or len(text) > 1500:
+    if "\n" not in text or ":" not in text or len(text) > 1500:  # a lead-in ends in ':'
         return ""
     masked = mask_code(text) if "```" in text else text
     for lead in _PROCEDURE_LEAD.finditer(masked):
@@ -220,7 +222,7 @@ def ordered_correction(masked: str, text: str, use: ToolUse | None) -> bool:
     before (or after) what the assistant just did is a correction of it (`masked`: lower-cased, no code)."""
     if use is None or not lexicon.has_any(masked, _ORDER_KEYS):
         return False
-    return bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)) and names_action(text, use)
+    return bool(_LORDER.search(masked) and _LDIRECTIVE.search(masked)) and names_action(text, use)
 
 
 _MEMORY_KEYS = (
@@ -278,9 +280,7 @@ def rule_sentence(text: str) -> str:
         if (
             not sentence
             or features(sentence) == 0
-            and not (
-                lexicon.DIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence))
-            )
+            and not (_LDIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence)))
         ):
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
@@ -407,7 +407,7 @@ def not_yet_a_rule(turn: Turn) -> bool:
     if DOUBT.search(prose):
         return True
     return bool(
-        INCIDENT.match(prose) and not turn.reply.commitment and not lexicon.GENERALIZER.search(prose.lower())
+        INCIDENT.match(prose) and not turn.reply.commitment and not _LGENERALIZER.search(prose.lower())
     )
 
 

@@ -195,8 +195,9 @@ def iter_json_blocks(
             lines = [line for line in parts if line is not None and len(line) <= max_line_bytes]
             stats.oversized += len(parts) - len(lines)
             if unwanted is not None:
-                lines = [line for line in lines if not unwanted(line)]
-            lines = [line for line in lines if line and not line.isspace()]
+                lines = [line for line in lines if line and not unwanted(line) and not line.isspace()]
+            else:
+                lines = [line for line in lines if line and not line.isspace()]
             yield _parse_block(lines, stats, decode, decode_lines)
     finally:
         stats.lines += reader.count
