@@ -143,6 +143,7 @@ _STEP_VERB = lazy(
     r"set|clean|verify|mark|name|record|note|post|send|sync|reset|revert|stop)\w*\b",
     re.IGNORECASE,
 )
+_LINE_END_COLON = lazy(r":[^\S\n]*(?:\n|\Z)")
 _LEAD_FILLER = lazy(r"^\s*(?:no|nope|ok|okay|actually|well|fyi|note|so)\b[,.:!]?\s*", re.IGNORECASE)
 
 
@@ -151,9 +152,11 @@ def workflow_rule(text: str) -> str:
     """A procedure laid out as a list after a lead-in ("Merging is done like this:\n1. push the
     branch\n2. open a PR …") as one rule: "When merging: push the branch, open a PR, …, then …".
     "" unless there are two to eight steps, each an action, under a lead-in that names a procedure."""
-    if "\n" not in text or ":" not in text or len(text) > 1500:  # a lead-in ends in ':'
+    if "\n" not in text or ":" not in text or len(text) > 1500:
         return ""
     masked = mask_code(text) if "```" in text else text
+    if not _LINE_END_COLON.search(masked):  # the lead-in's line ends in ':' (a cheap test of that first)
+        return ""
     for lead in _PROCEDURE_LEAD.finditer(masked):
         if not _PROCEDURE_CUE.search(lead.group(0)) or lead.group(0).rstrip().endswith("?:"):
             continue
