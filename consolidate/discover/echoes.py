@@ -9,6 +9,7 @@ candidate cites every moment that taught it (its frequency and ranking stay thos
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 
 from .existing import contradicts
 from .report import Evidence, Learning
@@ -23,6 +24,7 @@ MIN_COVERED = 0.5  # the part of its own content words the candidate says too
 MAX_EVIDENCE = 8
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def is_echo_text(text: str) -> bool:
     """Short, not a bare question, with enough words to recognise the lesson it may repeat."""
     stripped = text.strip()

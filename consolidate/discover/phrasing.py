@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lazyre import lazy
 from . import lexicon
@@ -38,6 +39,7 @@ def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def directive_principle(text: str) -> str:
     """The part of a correction (or a rejection reason) that says what to do instead."""
     chosen: list[str] = []

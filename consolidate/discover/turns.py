@@ -243,6 +243,7 @@ _MEMORY_KEYS = (
 )
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def is_memory_request(text: str) -> bool:
     if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
         return False
@@ -274,6 +275,7 @@ def rule_clauses(text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def rule_sentence(text: str) -> str:
     """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
     best = ""
