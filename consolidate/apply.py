@@ -26,6 +26,7 @@ from .journal import COMPLETE, Journal
 from .moves import move_section
 from .parts import applied_before, record_part
 from .plan import (
+    CONTRADICT_WARNING,
     AddEntry,
     Change,
     ClusterSection,
@@ -95,9 +96,13 @@ def apply_plan(
             result.status = "skipped: already applied"
             continue
         if _needs_confirmation(result.proposal, paths, scope) and not confirm_l0:
+            what = (
+                "contradicts a remembered statement"
+                if _contradicts(result.proposal)
+                else "changes ~/.claude/CLAUDE.md"
+            )
             result.status = (
-                f"skipped: changes ~/.claude/CLAUDE.md; confirm it on a terminal or name it with --only "
-                f"{result.proposal.id}"
+                f"skipped: {what}; confirm it on a terminal or name it with --only {result.proposal.id}"
             )
             continue
         checkpoint = workspace.checkpoint()
@@ -156,7 +161,16 @@ def _gathered_at(plan: Plan) -> str:
 
 
 def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: WriteScope) -> bool:
-    return proposal.layer == "L0" or any(scope.is_user_claude_md(paths[name]) for name in proposal.files)
+    return (
+        proposal.layer == "L0"
+        or _contradicts(proposal)
+        or any(scope.is_user_claude_md(paths[name]) for name in proposal.files)
+    )
+
+
+def _contradicts(proposal: Proposal) -> bool:
+    """A learning that replaces a remembered statement with its opposite: never applied unasked."""
+    return proposal.warning == CONTRADICT_WARNING
 
 
 def l0_proposals(plan: Plan, scope: WriteScope) -> set[str]:

@@ -35,6 +35,11 @@ L0_WARNING = (
     "it is applied only when confirmed explicitly."
 )
 
+CONTRADICT_WARNING = (
+    "The sessions say the opposite of this remembered statement: this replaces it; it is applied only when "
+    "confirmed explicitly, never by --yes."
+)
+
 
 class PlanError(UsageError):
     """A plan that cannot be applied as written; the message names the proposal."""

@@ -6,13 +6,22 @@ import difflib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from .apply import apply_change  # the preview runs the same code as the real change
 from .console import print_diff
 from .discover.text import clip
 from .errors import NoAnswer
-from .plan import L0_WARNING, Plan, Proposal, ProposalGroup, WriteScope, check_scope, link_target
+from .plan import (
+    CONTRADICT_WARNING,
+    L0_WARNING,
+    Plan,
+    Proposal,
+    ProposalGroup,
+    WriteScope,
+    check_scope,
+    link_target,
+)
 from .secrets import redact
 from .workspace import ChangeFailed, DiskReads, Workspace
 
@@ -115,12 +124,20 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
         f"**Rationale:** {_one_line(proposal.rationale) or '—'}",
     ]
     if l0 if l0 is not None else proposal.layer == "L0":
-        lines.append(f"**Warning:** {L0_WARNING}")
+        lines.append(f"**Warning:** {_warning(proposal)}")
+    elif proposal.warning == CONTRADICT_WARNING:
+        lines.append(f"**Warning:** {CONTRADICT_WARNING}")
     if proposal.evidence and proposal.evidence[0].quote.strip():
         lines.append(f"**Evidence:** “{_one_line(proposal.evidence[0].quote)[:160]}”")
     if note_of(proposal):
         lines.append(f"**Note (not written):** {note_of(proposal)}")
     return _with_diff(lines, diff)
+
+
+def _warning(proposal: Proposal) -> str:
+    """Why a proposal is applied only when confirmed: it changes ~/.claude/CLAUDE.md, or it replaces a
+    remembered statement with its opposite."""
+    return _one_line(proposal.warning) if proposal.warning == CONTRADICT_WARNING else L0_WARNING
 
 
 def note_of(proposal: Proposal) -> str:
@@ -161,7 +178,12 @@ def render_group(
         "**Items:**",
     ]
     for member in members:
-        warning = " — changes ~/.claude/CLAUDE.md, confirmed one by one" if l0 and member.id in l0 else ""
+        what = (
+            "contradicts a remembered statement"
+            if member.warning == CONTRADICT_WARNING
+            else "changes ~/.claude/CLAUDE.md"
+        )
+        warning = f" — {what}, confirmed one by one" if l0 and member.id in l0 else ""
         lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
         if member.evidence and member.evidence[0].quote.strip():
             lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
@@ -265,7 +287,7 @@ def _ask_approval(
         if proposal.id not in chosen:
             continue
         if proposal.id in (l0 if l0 is not None else {p.id for p in every if p.layer == "L0"}):
-            reply = ask(f"{proposal.id}: {L0_WARNING} Confirm? [y/N]: ").strip().lower()
+            reply = ask(f"{proposal.id}: {_warning(proposal)} Confirm? [y/N]: ").strip().lower()
             if reply not in ("y", "yes"):
                 continue
         approved.append(proposal.id)
@@ -300,6 +322,23 @@ def show_set_aside(plan: Plan, out: TextIO) -> None:
             f"skipped {proposal.id}: already recorded as “{clip(_one_line(str(matched.get('entry', ''))), 200)}”"
             f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
         )
+
+
+def show_waiting(backlog: list[dict[str, Any]], out: TextIO) -> None:
+    """The learnings a plan leaves in the backlog: each one set aside for a reason of its own (a
+    contradiction, say) on its own line, then how many wait."""
+    capped = [item for item in backlog if str(item.get("reason", "")).startswith("ADD cap")]
+    for item in backlog:
+        if item not in capped:
+            title, reason = _one_line(str(item.get("title", ""))), _one_line(str(item.get("reason", "")))
+            out.write(f"set aside: {title} — {reason}; it waits in the backlog\n")
+    aside = len(backlog) - len(capped)
+    out.write(
+        f"{len(capped)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+        if not aside
+        else f"{len(backlog)} more learning(s) wait in the backlog for the next dream "
+        f"({len(capped)} past the ADD cap, {aside} set aside)\n"
+    )
 
 
 def show_backlog(waiting: int, out: TextIO) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,6 @@ from .window import most_recent_sessions, select_transcripts, timestamp_after
 
 if TYPE_CHECKING:
     from ..models import DiscoveryReport
-    from .samerule import Memory
 
 Progress = Callable[[int, int, str], None]
 MemoryTexts = Mapping[str, str] | Iterable[str]
@@ -126,7 +126,7 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
-    from .existing import Match, compare, statements
+    from .matcher import Matcher
     from .quality import rejection_reason
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
@@ -142,31 +142,24 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
                 dropped_queue.append(signal.queue_id)
             continue
         kept.append(to_candidate(signal))
-    known = statements(memory)
-    meaning: Memory | None = None  # read only when a candidate needs it
-    # With nothing remembered (a first scan) no statement can be restated: the matcher is not loaded.
-    remembered = any(text.strip() for text in (memory.values() if isinstance(memory, Mapping) else memory))
+    matcher: Matcher | None = None  # read only when a candidate needs it
     candidates = []
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
     for candidate in merged:
-        match = compare(candidate.principle, known)
-        if match.category == "RECORDED":
+        if matcher is None:
+            matcher = Matcher.of_texts(memory)
+        match = matcher.judge(candidate.principle)
+        if match.category == "RECORDED" and match.how == "words":
             stats["dropped_recorded"] += 1
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
-        if match.category == "UNSURE":  # negates a statement about something else: propose nothing
-            stats["dropped_unsure_contradiction"] += 1
-            continue
-        if match.category == "FILL_GAP" and remembered:  # said in other words (set aside), or added to
-            if meaning is None:
-                from .samerule import Memory
-
-                meaning = Memory.of_texts(memory.values() if isinstance(memory, Mapping) else memory)
-            restated = meaning.restating(candidate.principle) or meaning.extended(candidate.principle)
-            if restated is not None:
-                match = Match("UPDATE", meaning.statements[restated.unit.members[0]][1])
+        if match.category == "RECORDED":  # said in other words: the dream sets it aside, shown with it
+            match = replace(match, category="UPDATE")
+        elif match.category == "UNSURE":  # negates a line about something else: the dream sets it aside
+            stats["unsure_contradiction"] += 1
+            match = replace(match, category="CONTRADICT")
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)

@@ -1,96 +1,19 @@
-"""Compare a candidate with what is already remembered: recorded already, an update, a contradiction,
-or a gap to fill.
-
-The memory is given as texts (MEMORY.md, topic and cluster files, both CLAUDE.md files); each
-non-heading line or list item is one statement.
+"""The polarity of rules: what a text negates, whether two texts contradict each other, and whether a
+statement is about what a rule is about. The decision "already remembered?" is `matcher`'s.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lazyre import lazy
 from . import lexicon
-from .text import overlap, stems
+from .text import stems
 
-RECORDED_CONTAINMENT = 0.8
-RECORDED_JACCARD = 0.8
-RELATED_CONTAINMENT = 0.5
-RECORDED_WITH_CODE = 0.6  # enough when every command the principle names is in the statement too
-_CODE = lazy(r"`([^`\n]+)`")
-_BULLET = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
-_SKIP_LINE = lazy(r"^\s*(?:#|```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
 _NEGATED_SPAN = lazy(
     r"(?P<neg>" + lexicon.NEGATION.pattern + r")(?P<span>(?:[ \t]*[\w`./-]+){1,4})", re.IGNORECASE
 )
-
-
-@dataclass(frozen=True)
-class Statement:
-    source: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Match:
-    category: (
-        str  # "RECORDED" | "UPDATE" | "CONTRADICT" | "FILL_GAP" | "UNSURE" (a contradiction of a weak match)
-    )
-    related: str = ""
-
-
-def statements(memory: Mapping[str, str] | Iterable[str]) -> list[Statement]:
-    """Every bullet, prose line or code line of the given memory texts, with its source name (a command
-    in a fenced block, with its comment, says what to run as much as a sentence does)."""
-    items = memory.items() if isinstance(memory, Mapping) else ((f"text{i}", t) for i, t in enumerate(memory))
-    result: list[Statement] = []
-    for source, text in items:
-        for line in text.splitlines():
-            if not line.strip() or _SKIP_LINE.match(line):
-                continue
-            result.append(Statement(source, _BULLET.sub("", line).strip()))
-    return result
-
-
-def compare(principle: str, known: list[Statement]) -> Match:
-    """How the principle relates to the closest statement already remembered. A contradiction is
-    only ever the best-matching statement, and only one about the same subject: a statement that
-    shares a few words with the principle is no ground for replacing it."""
-    best: tuple[float, Statement] | None = None
-    opposed: tuple[float, Statement] | None = None
-    size = len(stems(principle))
-    for statement in known:
-        jaccard, containment, shared = overlap(principle, statement.text)
-        if shared < 2:
-            continue
-        said_already = shared / size if size else 0.0  # how much of the principle the statement covers
-        if (
-            jaccard >= RECORDED_JACCARD
-            or said_already >= RECORDED_CONTAINMENT
-            and shared >= 3
-            or (
-                said_already >= RECORDED_WITH_CODE
-                and shared >= 3
-                and _same_commands(principle, statement.text)
-            )
-        ):
-            if not contradicts(principle, statement.text):
-                return Match("RECORDED", statement.text)
-            if same_subject(principle, statement.text) and (opposed is None or jaccard > opposed[0]):
-                opposed = (jaccard, statement)  # unless another statement says it as it is
-        if containment >= RELATED_CONTAINMENT and (best is None or containment > best[0]):
-            best = (containment, statement)
-    if opposed is not None:
-        return Match("CONTRADICT", opposed[1].text)
-    if best is None:
-        return Match("FILL_GAP")
-    text = best[1].text
-    if not contradicts(principle, text):
-        return Match("UPDATE", text)
-    return Match("CONTRADICT", text) if same_subject(principle, text) else Match("UNSURE", text)
 
 
 SAME_SUBJECT = 0.3  # the share of the statement's own words a contradicting principle must name
@@ -101,13 +24,6 @@ def same_subject(principle: str, statement: str) -> bool:
     principle (a long paragraph that shares three words with it is about something else)?"""
     mine, theirs = stems(principle), stems(statement)
     return bool(theirs) and len(mine & theirs) / len(theirs) >= SAME_SUBJECT and len(mine & theirs) >= 2
-
-
-def _same_commands(principle: str, statement: str) -> bool:
-    """Every program the principle names in backticks is named by the statement."""
-    heads = {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
-    lowered = statement.lower()
-    return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 
 
 _CLAUSE_END = lazy(
@@ -136,11 +52,15 @@ def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
             if _NOT_UNTIL.search(match["span"]):
                 continue  # "don't install until it passes": when to do it, not that it is wrong
             span = _negated_verb(span)
+        end = match.end()
+        listed = _CODE_LIST.match(lowered, end) if span.rstrip().endswith("`") else None
+        if listed is not None and re.search(r"\b(?:or|nor)\s+`", listed.group(0)):
+            span, end = span + " " + listed.group(0), listed.end()  # "never `a`, `b`, or `c`": all three
         negated = stems(span)
         found |= negated
         rest.append(lowered[start : match.start()])
         rest.extend(w for w in _SPAN_WORD.findall(match["span"]) if not stems(w) <= negated)
-        start = match.end()
+        start = end
     for match in re.finditer(r"([\w`.-]+(?:\s+[\w`.-]+)?)\s+yerine", lowered):
         found |= stems(match.group(1))
     rest.append(lowered[start:])
@@ -150,6 +70,7 @@ def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 _NOT_UNTIL = lazy(r"\b(?:until|till|before)\b")
+_CODE_LIST = lazy(r"(?:\s*,\s*(?:(?:or|and|nor)\s+)?`[^`\n]+`|\s+(?:or|nor)\s+`[^`\n]+`)+")
 _VERB_NEGATION = lazy(r"don'?t|do not|never|not")
 _SPAN_WORD = lazy(r"`[^`]*`?|[\w./-]+")
 

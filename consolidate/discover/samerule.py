@@ -476,16 +476,16 @@ class Memory:
         units say together, an anchor it misses counts as unsaid instead."""
         known = read(unit.text)
         context = read(unit.heading) if unit.heading else None
-        if not (part or _anchors_said(said, known)) or _values_differ(said, known):
+        if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
-        if _opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
+        if opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
         total = covered = 0.0
         for anchor in said.anchors:  # every anchor is said, or the unit was refused above
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
-            covered += weight if not part or _anchors_said(_only(said, anchor), known) else 0.0
+            covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
         for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
             weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
@@ -545,7 +545,7 @@ def _typo_of(stem: str, pool: list[str]) -> bool:
     return process.extractOne(stem, pool, scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
 
 
-def _anchors_said(said: Text, known: Text) -> bool:
+def anchors_said(said: Text, known: Text) -> bool:
     """Every command, flag or name the candidate puts in backticks is in the known text too: as a
     code span of the same shape (or one a general form covers), or written out in its prose
     (`.claude/*` in "remind about .claude/ files"); `make test` is not said by `make`."""
@@ -558,7 +558,7 @@ def _anchors_said(said: Text, known: Text) -> bool:
     return True
 
 
-def _values_differ(said: Text, known: Text) -> bool:
+def values_differ(said: Text, known: Text) -> bool:
     """A code span of one shape with another value (`default: 3` against `default: 4`, `gpt-4o`
     against `gpt-5`): a change, not a restatement. A placeholder (`X.Y.Z-dev`) stands for any value,
     and syntax shown by example (`[12],[14]` for `[1],[2]`) is the same syntax."""
@@ -583,7 +583,7 @@ def _shares_shape(said: Text, known: Text) -> bool:
     return any(not re.fullmatch(r"[\w-]+", a) for a in said.anchors & known.anchors)
 
 
-def _opposed(said: Text, known: Text, forbidding: bool) -> bool:
+def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     """One text negates what the other asserts: a word, or a command in backticks ("never `cargo
     test`" against "run `cargo test`"). Under a heading that forbids ("Operations Claude Cannot
     Perform") every item is forbidden: a candidate that forbids it too agrees with it."""

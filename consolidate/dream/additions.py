@@ -18,9 +18,9 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
-from ..discover.existing import contradicts
-from ..discover.samerule import Memory, restating_entries
+from ..discover.matcher import Matcher, Verdict
 from ..models import Candidate, Layer
+from ..plan import CONTRADICT_WARNING
 from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
@@ -29,7 +29,7 @@ from .edits import editable, find_target, joins, key_of, replaces_a_rule, rule_a
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .remembered import Remembered, remembered
-from .similarity import ALIKE, MIN_WORDS, RECORDED, Index, coverage, words
+from .similarity import ALIKE, Index, coverage, words
 from .titles import flat, mend, title_of
 from .topics import section_type, subject_slug
 
@@ -166,9 +166,7 @@ class _State:
         self.backlog = backlog
         self.result = Additions()
         self.entries = remembered(snapshot)
-        self.by_layer: dict[str, Index] = {}
-        self.meanings: dict[str, Memory] = {}
-        self.everything = Index(e.whole for e in self.entries)
+        self.matchers: dict[str, Matcher] = {}
         self.names = set(snapshot.tree.files)
         self.taken = set(claimed)
         self.added = 0
@@ -195,9 +193,6 @@ class _State:
         if not places:
             return
         target = find_target(candidate, self.entries, self.taken)
-        related = (
-            target is not None
-        )  # the entry it relates to is found: only its rule in other words is a copy
         if target is not None and not editable(target, self.snapshot):
             target = None  # added next to it instead
         if target is not None and not joins(candidate, target):
@@ -207,29 +202,24 @@ class _State:
         if (
             target is not None
             and candidate.category == "CONTRADICT"
-            and target.layer in ("L0", "L1")
             and not replaces_a_rule(candidate, target)
         ):  # a contradiction of a line about something else: when unsure, propose nothing
-            self.result.notes.append(
-                f"dropped (would replace a line about something else: “{redact(plain(target.text, 60))}”): {subject}"
-            )
-            self.result.settled.append(learning_id(candidate))
+            self._set_aside(candidate, f"would replace a line about something else: “{_quote(target.text)}”")
             return
         drafts: list[Draft] = []
         left: list[str] = []  # places past the ADD cap
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
-            scope = layer if len(places) > 1 else None
-            matched = (
-                self._restated(placed, scope) if number == 0 and related else self._recorded(placed, scope)
-            )
-            if matched is not None and contradicts(placed.principle, matched.whole):
-                # not "already recorded": the entry says the opposite — when unsure, propose nothing
-                self.result.notes.append(
-                    f"dropped (says the opposite of “{redact(plain(matched.text, 60))}” ({matched.file})): {subject}"
-                )
-                self.result.settled.append(learning_id(candidate))
+            verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category in ("CONTRADICT", "UNSURE") and not (
+                number == 0 and target is not None and candidate.category == "CONTRADICT"
+            ):  # not "already recorded", and no ground to replace it: the reviewer weighs it later
+                assert matched is not None
+                why = "says the opposite of" if verdict.category == "CONTRADICT" else "negates a line about"
+                self._set_aside(candidate, f"{why} “{_quote(matched.text)}” ({matched.file})")
                 return
+            if verdict.category != "RECORDED":
+                matched = None
             if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:
@@ -267,44 +257,31 @@ class _State:
         found = _insert_rule(text, [e for e in self.entries if e.file == path], section, rule)
         return {"op": "replace_text", "file": path, **found} if found is not None else None
 
-    def _recorded(self, candidate: Candidate, layer: str | None) -> Remembered | None:
-        """The entry (on `layer`, or on any layer) that already says what the candidate says."""
-        text = f"{candidate.trigger} {candidate.title} {candidate.principle}"
-        if len(words(candidate.principle)) < MIN_WORDS:
-            return None
-        index, pool = self._index(layer)
-        score, position = index.covering(text)
-        if score < RECORDED:
-            return self._restated(candidate, layer)
-        entry = pool[position]
-        # The principle itself must be said, not only its trigger and title.
-        if coverage(words(candidate.principle), index.said[position].words) >= RECORDED:
-            return entry
-        return self._restated(candidate, layer)
+    def _set_aside(self, candidate: Candidate, reason: str) -> None:
+        """A learning the plan does not propose, and does not settle either: it waits in the backlog,
+        and the review says why."""
+        self.result.waiting.append((candidate, reason))
 
-    def _restated(self, candidate: Candidate, layer: str | None) -> Remembered | None:
-        """The entry that states the candidate's rule in other words (`discover.samerule`)."""
-        _, pool = self._index(layer)
+    def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
+        """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
+        and the entry the verdict names."""
+        pool = self._pool(layer)
         key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
-        if key not in self.meanings:
-            self.meanings[key] = restating_entries([(e.file, e.section, e.whole) for e in pool])
-        found = self.meanings[key].restating(candidate.principle)
-        return pool[found.unit.members[0]] if found is not None else None
+        if key not in self.matchers:
+            self.matchers[key] = Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
+        verdict = self.matchers[key].judge(candidate.principle)
+        return verdict, pool[verdict.members[0]] if verdict.members else None
 
-    def _index(self, layer: str | None) -> tuple[Index, list[Remembered]]:
+    def _pool(self, layer: str | None) -> list[Remembered]:
         if layer is None:
-            return self.everything, self.entries
+            return self.entries
         group = MEMORY_LAYERS if layer in MEMORY_LAYERS else (layer,)
-        pool = [e for e in self.entries if e.layer in group]
-        key = "memory" if layer in MEMORY_LAYERS else layer
-        if key not in self.by_layer:
-            self.by_layer[key] = Index(e.whole for e in pool)
-        return self.by_layer[key], pool
+        return [e for e in self.entries if e.layer in group]
 
     def _edit(self, candidate: Candidate, target: Remembered) -> Draft:
         self.taken.add(key_of(target))
         found = edit_changes(candidate, target, self.snapshot, self.names, day_of(candidate))
-        return _draft(
+        draft = _draft(
             candidate,
             "EDIT",
             found.file,
@@ -313,6 +290,9 @@ class _State:
             found.layer,
             rationale=found.rationale,
         )
+        if candidate.category == "CONTRADICT":  # the sessions say the entry is wrong: a person decides
+            draft.warning = CONTRADICT_WARNING
+        return draft
 
     def _add(self, candidate: Candidate, *, skipped: Remembered | None = None) -> Draft:
         layout = self.snapshot.settings.layout
@@ -360,6 +340,10 @@ class _State:
                 "matched": {"file": skipped.file, "layer": skipped.layer, "entry": flat(skipped.text)},
             }
         return draft
+
+
+def _quote(text: str) -> str:
+    return redact(plain(text, 60))
 
 
 def _insert_rule(text: str, blocks: list[Remembered], section: str, rule: str) -> dict[str, str] | None:

@@ -38,6 +38,7 @@ class Draft:
     skipped: dict[str, Any] | None = None  # set aside as already recorded: {"reason", "matched"}
     reason: str = ""  # the kind of finding within its category: proposals of one kind are reviewed as a group
     subject: str = ""  # what it is about (a renamed path): found in several files, fixed together
+    warning: str = ""  # applied only when confirmed explicitly (a learning that contradicts an entry)
 
     def as_dict(self, pid: str) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -62,6 +63,8 @@ class Draft:
             data["skipped"] = self.skipped
         if self.reason:
             data["reason"] = self.reason
+        if self.warning:
+            data["warning"] = self.warning
         return data
 
 

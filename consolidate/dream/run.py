@@ -20,7 +20,15 @@ from ..marker import read_marker
 from ..periodic.store import discard_pending, pending_dir
 from ..plan import Plan, Proposal, WriteScope, load_plan
 from ..progress import Progress
-from ..review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
+from ..review import (
+    Ask,
+    ask_approval,
+    preview_group_diff,
+    show_backlog,
+    show_plan,
+    show_set_aside,
+    show_waiting,
+)
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
 from .backlog import Backlog
@@ -210,9 +218,7 @@ def review_plan(
         if not plan.select(None):
             out.write(_nothing_to_propose(plan))
     if plan.backlog:
-        out.write(
-            f"{len(plan.backlog)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
-        )
+        show_waiting(plan.backlog, out)
     keep = list(options.keep or [])
     if keep:
         plan.select(keep)  # unknown ids are a usage error before anything is applied

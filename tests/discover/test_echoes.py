@@ -237,7 +237,11 @@ def test_the_users_i_is_the_user(said: str, rule: str) -> None:
     [
         ("Do not defer installation, the sooner the better", {"defer"}),  # deferring, not installing
         ("never use `npm install` here", {"npm", "instal"}),
-        ("Never use bare `cargo test` or `cargo fmt`", {"bare", "cargo", "test"}),
+        ("Never use bare `cargo test` or `cargo fmt`", {"bare", "cargo", "test", "fmt"}),
+        (
+            "Never use bare `cargo test`, `cargo clippy`, or `cargo fmt`",
+            {"bare", "cargo", "test", "clippy", "fmt"},
+        ),
         ("never push to main", {"push"}),
         ("rather than use cargo build", {"cargo", "build"}),
     ],
@@ -247,17 +251,17 @@ def test_what_a_negation_reaches(text: str, negated: set[str]) -> None:
 
 
 def test_a_rule_said_as_it_is_somewhere_is_recorded_though_another_line_names_the_other_tool() -> None:
-    from consolidate.discover.existing import compare, statements
+    from consolidate.discover.matcher import Matcher
 
-    known = statements(
+    known = Matcher.of_texts(
         {
             "CLAUDE.md": "tspec is a build wrapper that sits on top of cargo, one `tspec` per package.\n"
             "Always use `tspec` itself for development. Never use bare `cargo test` or `cargo fmt`.\n"
         }
     )
-    assert compare("Use `tspec` instead of `cargo` when possible.", known).category == "RECORDED"
-    only = statements({"CLAUDE.md": "Use `cargo` when possible, `tspec` is only a wrapper.\n"})
-    assert compare("Use `tspec` instead of `cargo` when possible.", only).category == "CONTRADICT"
+    assert known.judge("Use `tspec` instead of `cargo` when possible.").category == "RECORDED"
+    only = Matcher.of_texts({"CLAUDE.md": "Use `cargo` when possible, `tspec` is only a wrapper.\n"})
+    assert only.judge("Use `tspec` instead of `cargo` when possible.").category == "CONTRADICT"
     assert not contradicts("Install right after the tests pass", "Do not defer installation")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 import pytest
 
@@ -150,14 +151,19 @@ def test_update_of_a_pointer_keeps_its_link_and_topic_text(acme, capsys) -> None
     assert "- **When deploying:** run the smoke tests first; also run `make smoke` against staging" in index
 
 
-def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    contradict = candidate(
+def _smoke_lite() -> dict[str, Any]:
+    """A learning that says the deploy entry of the fixture is wrong."""
+    return candidate(
         "Run `make smoke-lite` before deploys; the full `make smoke` was retired in November",
         category="CONTRADICT",
         trigger="deploying",
         related="**When deploying:** run the smoke tests first. → [detail](feedback_deploying.md)",
     )
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+
+
+def test_contradict_replaces_the_statement_and_records_the_change(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = _smoke_lite()
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--only", "P1")  # named: confirmed
     assert code == 0, err
     topic = (acme.memory / "feedback_deploying.md").read_text()
     assert topic.startswith("---\nname: smoke tests before deploys\n")  # frontmatter kept
@@ -181,7 +187,7 @@ def test_contradict_of_a_command_in_a_code_block_takes_it_out_and_adds_the_rule(
         trigger="installing the local build",
         related="cargo install --path .   # Install from local source",
     )
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    code, _, err = acme.dream(capsys, acme.report(contradict), "--only", "P1")
     assert code == 0, err
     text = acme.claude_md.read_text()
     assert "cargo install --path ." not in text and "```bash\n```" not in text
@@ -449,10 +455,36 @@ def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys
         related="Ensure a recent build is installed:",
     )
     before = acme.claude_md.read_text()
-    code, _, err = acme.dream(capsys, acme.report(contradict), "--yes")
+    code, out, err = acme.dream(capsys, acme.report(contradict), "--yes")
     assert code == 0, err
-    assert acme.claude_md.read_text() == before
-    assert "dropped (would replace a line about something else: “Ensure a recent build is installed:”)" in err
+    assert acme.claude_md.read_text() == before and "[EDIT]" not in out
+    assert (
+        "set aside: Never use `cargo install`; install with `acme install --path .` — would replace a line "
+        "about something else: “Ensure a recent build is installed:”; it waits in the backlog\n"
+    ) in out
+    assert _waiting(acme) == ["Never use `cargo install`; install with `acme install --path .`"]
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")  # not settled: it comes back
+    assert code == 0 and acme.claude_md.read_text() == before
+    assert "— would replace a line about something else" in out and _waiting(acme)
+
+
+def test_a_contradiction_never_targets_a_paragraph_about_another_subject(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The real case: a "NEVER cargo install" rule must not replace the Project Overview paragraph
+    that merely names cargo, whatever the discoverer quotes as related."""
+    overview = (
+        "**acme** is a build wrapper for Rust that sits on top of cargo. It configures builds per package "
+        "via spec files, and `cargo install` is how its users install it from crates.io."
+    )
+    acme.claude_md.write_text(f"# CLAUDE.md\n\n## Project Overview\n\n{overview}\n")
+    rule = "NEVER `cargo install` here; install with `acme install --path .`"
+    for related in (overview, ""):
+        found = candidate(
+            rule, category="CONTRADICT" if related else "FILL_GAP", layers=["L1"], related=related
+        )
+        code, out, err = acme.dream(capsys, acme.report(found, name=f"r{len(related)}"), "--yes")
+        assert code == 0, err
+        text = acme.claude_md.read_text()
+        assert overview in text and "[EDIT]" not in out
 
 
 def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -465,8 +497,52 @@ def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, ca
     assert code == 0, err
     assert "already recorded" not in out and "[ADD]" not in out
     assert (
-        "dropped (says the opposite of “Remember to commit the session files after each code change.”" in err
+        "set aside: Do not commit the session files after each code change — says the opposite of “Remember to "
+        "commit the session files after each code change.”"
+    ) in out
+
+
+def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Sessions\n\n- Remember to commit the session files after each code change.\n"
     )
+    opposite = candidate("Do not commit the session files after each code change", layers=["L1"])
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(opposite), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before
+    assert (
+        "1 more learning(s) wait in the backlog for the next dream (0 past the ADD cap, 1 set aside)" in out
+    )
+    assert _waiting(acme) == ["Do not commit the session files after each code change"]
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
+    assert code == 0, err
+    assert "set aside: Do not commit the session files after each code change — says the opposite of" in out
+    assert _waiting(acme) == ["Do not commit the session files after each code change"]
+
+
+def test_a_confident_contradiction_is_offered_marked_and_never_applied_by_yes(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    contradict = _smoke_lite()
+    before = {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file()}
+    code, out, err = acme.dream(capsys, acme.report(contradict), "--dry-run")
+    assert code == 0, err
+    assert "### [EDIT] Learning: Run make smoke-lite before deploys" in out
+    assert "**Warning:** The sessions say the opposite of this remembered statement" in out
+    code, out, err = acme.dream(capsys, acme.report(contradict, name="yes"), "--yes")
+    assert code == 0, err
+    assert {p: p.read_bytes() for p in acme.memory.rglob("*") if p.is_file() and p in before} == before
+    assert (
+        "skipped: contradicts a remembered statement; confirm it on a terminal or name it with --only P1"
+        in out
+    )
+    assert _waiting(acme) == [contradict["principle"]]  # not applied, not rejected: it comes back
+
+
+def _waiting(acme) -> list[str]:  # type: ignore[no-untyped-def]
+    from consolidate.dream.backlog import Backlog
+
+    return [c.principle for c in Backlog.load(acme.settings).pending()]
 
 
 def test_an_error_fix_rule_states_its_condition_once_and_ends_with_a_period(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -557,3 +633,29 @@ def test_an_update_of_a_paragraph_never_splits_it_from_its_code(acme, capsys) ->
         "- Lint with `acme lint`.\n- Ensure the build is installed again after every change to the wrapper.\n"
         in text
     )
+
+
+@pytest.mark.parametrize(("confirm", "applied"), [("n", False), ("y", True)])
+def test_approve_all_asks_for_a_contradict_edit_one_by_one(acme, confirm: str, applied: bool) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from consolidate.dream.run import DreamOptions, run_dream
+
+    asked: list[str] = []
+    answers = iter(["a", confirm])
+
+    def ask(question: str) -> str:
+        asked.append(question)
+        return next(answers)
+
+    run_dream(
+        acme.settings,
+        DreamOptions(engine=acme.report(_smoke_lite())),
+        out=io.StringIO(),
+        err=io.StringIO(),
+        stdin=io.StringIO(),
+        ask=ask,
+    )
+    assert asked[1].startswith("P1: The sessions say the opposite of this remembered statement")
+    topic = (acme.memory / "feedback_deploying.md").read_text()
+    assert ("Run `make smoke-lite` before deploys" in topic) is applied

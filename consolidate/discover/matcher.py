@@ -1,0 +1,193 @@
+"""Is a learning already remembered? One decision, made the same way by the scan and the dream.
+
+`Matcher` holds what is remembered — the statements of Markdown texts (the scan) or the remembered
+entries of one layer (the dream) — and `judge(principle)` answers with a `Verdict`:
+
+- RECORDED: a statement already says it, in its words (the principle's content words, ≥ `RECORDED`
+  of them, or ≥ `RECORDED_WITH_CODE` and every program it names) or in other words
+  (`samerule.Memory.restating`: anchors by shape, stems, synonyms, polarity);
+- CONTRADICT: the best-matching statement about the same subject says the opposite (`confident`);
+- UNSURE: the statement it negates is about something else (a paragraph that merely names the same
+  tool): no ground to replace it, and no ground to add the learning beside it either;
+- UPDATE: it states a remembered rule and names more (`samerule.Memory.extended`), or shares most
+  of a short statement's words (≥ `RELATED`) without saying the opposite;
+- FILL_GAP: nothing remembered says it.
+
+The stages run cheapest first: shared content words (indexed, so a principle is compared only with
+statements that share two of its words), then the meaning match on the few units it leaves open.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from ..lazyre import lazy
+from .existing import contradicts, same_subject
+from .samerule import Memory, anchors_said, opposed, read, restating_entries, values_differ
+from .text import stems
+
+RECORDED = 0.8  # the share of the principle's content words a statement says to record it already
+RECORDED_JACCARD = 0.8  # or the two say nearly the same words, both ways
+RECORDED_WITH_CODE = 0.6  # enough when every program the principle names is in the statement too
+RELATED = 0.5  # the share of the smaller text's words two texts share to be about one rule
+MIN_SHARED = 2  # fewer shared content words than this is no relation at all
+_CODE = lazy(r"`([^`\n]+)`")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    category: str  # RECORDED | UPDATE | CONTRADICT | UNSURE | FILL_GAP
+    related: str = ""  # the statement it is about, as written
+    members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for
+    how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
+
+    @property
+    def confident(self) -> bool:
+        """A contradiction of the best-matching statement about the same subject."""
+        return self.category == "CONTRADICT"
+
+
+class Matcher:
+    """What is remembered, as compared with a learning (see the module)."""
+
+    def __init__(self, memory: Memory, extra: Sequence[str] = ()) -> None:
+        self.memory = memory
+        # stage one compares single statements (and code lines, which say what to run)
+        self.texts = [text for _, text in memory.statements] + list(extra)
+        self._stems = [stems(t) for t in self.texts]
+        self._by_stem: dict[str, list[int]] = {}
+        for position, found in enumerate(self._stems):
+            for stem in found:
+                self._by_stem.setdefault(stem, []).append(position)
+        self._owner = list(range(len(memory.statements))) + [-1] * len(extra)
+
+    @classmethod
+    def of_texts(cls, texts: Mapping[str, str] | Iterable[str]) -> Matcher:
+        """Markdown texts: each line or list item under its heading, a list with its lead-in, and
+        each command line of a fenced block."""
+        values = list(texts.values() if isinstance(texts, Mapping) else texts)
+        return cls(Memory.of_texts(values), [line for text in values for line in _code_lines(text)])
+
+    @classmethod
+    def of_entries(cls, entries: Sequence[tuple[str, str, str]]) -> Matcher:
+        """Remembered entries (file, section, whole text) in the order they are written."""
+        return cls(restating_entries(entries))
+
+    def judge(self, principle: str) -> Verdict:
+        found = self._by_words(principle)
+        if found.category == "RECORDED":
+            return found
+        restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
+        if restated is not None:
+            return self._verdict("RECORDED", restated.unit.members, "meaning")
+        if found.category != "FILL_GAP":
+            return found
+        extended = self.memory.extended(principle)
+        if extended is not None:
+            return self._verdict("UPDATE", extended.unit.members, "meaning")
+        return Verdict("FILL_GAP")
+
+    def _verdict(self, category: str, members: tuple[int, ...], how: str) -> Verdict:
+        return Verdict(category, self.memory.statements[members[0]][1], members, how)
+
+    def _by_words(self, principle: str) -> Verdict:
+        """Stage one: the statements that share content words with the principle. A contradiction is
+        only ever the best-matching statement, and only one about the same subject."""
+        mine = stems(principle)
+        size = len(mine)
+        shared_by: dict[int, int] = {}
+        for stem in mine:
+            for position in self._by_stem.get(stem, ()):
+                shared_by[position] = shared_by.get(position, 0) + 1
+        best: tuple[float, int, float] | None = None  # (containment, position, share of the principle)
+        opposed: tuple[float, int] | None = None
+        adds: int | None = None  # the first statement it says, and more (an option, a path)
+        for position in sorted(shared_by):
+            shared = shared_by[position]
+            if shared < MIN_SHARED:
+                continue
+            theirs = self._stems[position]
+            text = self.texts[position]
+            jaccard = shared / len(mine | theirs)
+            containment = shared / min(size, len(theirs))
+            said_already = shared / size
+            if (
+                jaccard >= RECORDED_JACCARD
+                or said_already >= RECORDED
+                and shared >= 3
+                or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
+            ):
+                if not _opposite(principle, text):
+                    if said_by(principle, text):
+                        return self._at("RECORDED", position, "words")
+                    if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
+                        adds = position  # its rule and an option or path more, or another value
+                elif same_subject(principle, text) and (opposed is None or jaccard > opposed[0]):
+                    opposed = (jaccard, position)  # unless another statement says it as it is
+            if containment >= RELATED and (best is None or containment > best[0]):
+                best = (containment, position, said_already)
+        if opposed is not None:
+            return self._at("CONTRADICT", opposed[1])
+        if adds is not None:
+            return self._at("UPDATE", adds, "words")
+        if best is None:
+            return Verdict("FILL_GAP")
+        text = self.texts[best[1]]
+        if not _opposite(principle, text):
+            return self._at("UPDATE", best[1], "words")
+        if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
+            return Verdict("FILL_GAP")
+        return self._at("CONTRADICT" if same_subject(principle, text) else "UNSURE", best[1])
+
+    def _at(self, category: str, position: int, how: str = "") -> Verdict:
+        owner = self._owner[position]
+        return Verdict(category, self.texts[position], (owner,) if owner >= 0 else (), how)
+
+
+def said_by(principle: str, statement: str) -> bool:
+    """Every command, flag or name the principle puts in backticks is said by the statement (as a code
+    span of the same shape or in its prose), with the same value: else the principle adds or changes
+    something concrete."""
+    said, known = read(principle), read(statement)
+    return anchors_said(said, known) and not values_differ(said, known)
+
+
+def _changes_a_value(principle: str, statement: str) -> bool:
+    """A code span of one shape with another value (`default: 3` against `default: 5`)."""
+    return values_differ(read(principle), read(statement))
+
+
+def _opposite(principle: str, statement: str) -> bool:
+    """One says the opposite of the other, by the word polarity of `existing`, or, between two single
+    sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
+    against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
+    in one says nothing of the rule another states."""
+    if contradicts(principle, statement):
+        return True
+    single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
+    return single and opposed(read(principle), read(statement), False)
+
+
+_SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")
+
+
+def _same_commands(principle: str, statement: str) -> bool:
+    """Every program the principle names in backticks is named by the statement."""
+    heads = {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
+    lowered = statement.lower()
+    return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
+
+
+def _code_lines(text: str) -> list[str]:
+    """The lines of a text's fenced blocks: a command with its comment says what to run."""
+    found: list[str] = []
+    fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence and line.strip() and not line.lstrip().startswith("#"):
+            found.append(line.strip())
+    return found

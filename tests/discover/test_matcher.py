@@ -1,0 +1,82 @@
+"""One decision of "is this learning already remembered", the same for the scan (statements of
+Markdown texts) and the dream (remembered entries of a layer)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from consolidate.discover.matcher import Matcher
+from tests.discover.test_samerule import OTHER_RULE, SAME_RULE
+
+
+def _entries(text: str) -> list[tuple[str, str, str]]:
+    """The text as the dream holds it: one entry per line under its heading."""
+    heading, found = "", []
+    for line in text.splitlines():
+        if re.match(r"^#{1,6}\s", line):
+            heading = line.lstrip("#").strip()
+        elif line.strip():
+            found.append(("CLAUDE.md", heading, line))
+    return found
+
+
+def _both(known: str, principle: str) -> tuple[str, str]:
+    scan = Matcher.of_texts([known]).judge(principle).category
+    dream = Matcher.of_entries(_entries(known)).judge(principle).category
+    return scan, dream
+
+
+@pytest.mark.parametrize(("known", "principle"), SAME_RULE)
+def test_the_scan_and_the_dream_both_find_a_rule_said_in_other_words(known: str, principle: str) -> None:
+    assert _both(known, principle) == ("RECORDED", "RECORDED")
+
+
+@pytest.mark.parametrize(("known", "principle"), OTHER_RULE)
+def test_the_scan_and_the_dream_both_see_another_rule(known: str, principle: str) -> None:
+    scan, dream = _both(known, principle)
+    assert scan == dream and scan != "RECORDED", (scan, dream)
+
+
+def test_a_rule_that_says_the_words_and_names_more_updates_never_copies() -> None:
+    known = Matcher.of_texts(["- Run `cargo test` before every commit."])
+    found = known.judge("Run `cargo test --release` before every commit")
+    assert (found.category, found.related) == ("UPDATE", "Run `cargo test` before every commit.")
+    assert known.judge("Run `cargo test` before every commit").category == "RECORDED"
+
+
+def test_the_same_rule_for_another_object_is_not_recorded() -> None:
+    known = Matcher.of_entries(
+        [("MEMORY.md", "Feedback", "- check the cache settings in `cache.toml` before changing cache code")]
+    )
+    assert known.judge(
+        "check the queue settings in `queue.toml` before changing queue code"
+    ).category not in (
+        "RECORDED",
+        "CONTRADICT",
+    )
+
+
+def test_a_contradiction_is_the_best_match_about_the_same_subject() -> None:
+    overview = (
+        "**acme** is a build wrapper for Rust that sits on top of cargo. It configures builds per package via "
+        "spec files with support for target triples, compiler flags and linker options."
+    )
+    known = Matcher.of_texts([f"## Overview\n\n{overview}\n\n## Sessions\n\n- Commit the session files.\n"])
+    found = known.judge("Never commit the session files")
+    assert (found.category, found.related) == ("CONTRADICT", "Commit the session files.")
+    assert (
+        known.judge("Never use `cargo install`, install with `acme install --path .`").category
+        != "CONTRADICT"
+    )
+
+
+def test_a_statement_that_says_it_as_it_is_wins_over_one_it_seems_to_oppose() -> None:
+    known = Matcher.of_texts(
+        [
+            "## Sessions\n\n- Claude never commits the session files; the user commits them.\n\n"
+            "```\nRemember to commit the session files.\n```\n"
+        ]
+    )
+    assert known.judge("Do not commit the session files").category == "RECORDED"
