@@ -22,6 +22,7 @@ from .records import (
     _capped_input,
     _link,
     _str,
+    set_content,
 )
 
 
@@ -105,12 +106,7 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
             results.append(
                 ToolResult(_str(block.tool_use_id), bool(block.is_error), _result_text(block.content))
             )
-    if texts:
-        record.texts = texts
-    if uses:
-        record.tool_uses = uses
-    if results:
-        record.tool_results = results
+    set_content(record, texts, uses, results)
 
 
 def _result_text(content: str | list[Part] | None) -> str:
