@@ -88,7 +88,11 @@ def speed(root: Path, rounds: int, corpus: Path) -> None:
     cpu: dict[str, list[float]] = {"baseline": [], "full": [], "rescan": []}
     for _ in range(rounds):
         shutil.rmtree(state, ignore_errors=True)
-        base, full, again = run_process(baseline, env=env), run_process(scan, env=env), run_process(scan, env=env)
+        base, full, again = (
+            run_process(baseline, env=env),
+            run_process(scan, env=env),
+            run_process(scan, env=env),
+        )
         rows["full_cpu"].append(full.cpu / base.cpu)
         rows["full_wall"].append(full.wall / base.wall)
         rows["rescan_cpu"].append(again.cpu / full.cpu)
@@ -141,7 +145,9 @@ def memory(root: Path, scales: list[int], corpus: Path) -> None:
         link_corpus(directory, scale, corpus)
         state = root / f"x{scale}" / "state"
         baseline, full = measure("baseline", directory, state), measure("scan", directory, state)
-        print(f"{scale:>5}  {baseline['max_rss_mb']:>15.0f}  {full['max_rss_mb']:>11.0f}  {full['candidates']:>10.0f}")
+        print(
+            f"{scale:>5}  {baseline['max_rss_mb']:>15.0f}  {full['max_rss_mb']:>11.0f}  {full['candidates']:>10.0f}"
+        )
 
 
 def show_candidates(directory: Path, state: Path) -> None:

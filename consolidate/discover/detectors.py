@@ -22,6 +22,7 @@ from ..transcripts.session import TranscriptFile
 from . import lexicon
 from .acks import read_reply
 from .echoes import ECHO_KIND, is_echo_text
+from .episodes import EPISODE_KIND
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
 from .quality import rejection_reason
@@ -53,6 +54,19 @@ _CONTRADICTS = lazy(
 )
 
 
+# The user asks what the assistant should do or already knows ("do you know what to remind me of after a
+# commit?", "how should you install it?"): a test whose answer, the reply, says the lesson.
+_QUIZ = lazy(
+    r"\b(?:do you (?:know|remember)|how (?:should|do|would) you|what (?:should|do|must) you|"
+    r"what did i (?:say|tell you)|did you forget|have you forgotten)\b|"
+    r"ты (?:знаешь|помнишь)|как (?:ты )?(?:должен|надо|нужно)|что (?:ты )?должен|ты (?:забыл|не забыл)|"
+    r"你(?:知道|记得)|你应该(?:怎么|如何|做什么)|你(?:是不是)?忘了|"
+    r"\b(?:biliyor musun|hatırlıyor musun|unuttun mu|ne yapman gerek\w*|nasıl \w+(?:man|men) gerek\w*)",
+    re.IGNORECASE,
+)
+QUIZ_LIMIT = 300  # a test question is short, and so is the part of the answer that says the lesson
+
+
 @dataclass
 class _Context:
     file: TranscriptFile
@@ -66,12 +80,16 @@ class _Context:
     turn: Turn | None = None
     answered: bool = False  # the pending turn's answer has started acting
     interrupted: bool = False
+    stopped: bool = False  # the user rejected the assistant's last action and it has not acted since
     last_user_text: str = ""
     last_user_base: dict[str, str] = field(default_factory=dict)
     programs: set[str] = field(default_factory=set)  # what the session ran, as far as `_programs` looked
     programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
     found: list[Signal] = field(default_factory=list)
+    quiz: tuple[str, dict[str, str]] | None = None  # a test question waiting for its answer
+    quiz_answer: list[str] = field(default_factory=list)
+    episode: int = 0  # counts the typed requests: the task the next turns belong to (see `episodes`)
     session: str = ""  # the last session id and the file's name, shared by the signals of the file
     file_name: str = ""
 
@@ -88,6 +106,7 @@ def detect_signals(
         elif record.type == "user":
             _user(record, index, context)
     _finish_turn(context, len(records))
+    _finish_quiz(context, len(records))
     for signal, _ in context.markers:
         _emit(context, signal, len(records))
     return context.found
@@ -118,12 +137,16 @@ def _assistant(record: Record, index: int, context: _Context) -> None:
         if record.tool_uses and turn.redo is None and not context.answered:
             turn.redo = record.tool_uses[0]
             context.answered = True
+    if record.tool_uses or any(t.strip() for t in record.texts):
+        context.stopped = False
     for use in record.tool_uses:
         context.uses[use.id] = use
         context.last_use = use
         if use.name in _EDIT_TOOLS:
             for call in context.failed:
                 call.code_changed = True
+    if context.quiz is not None and sum(map(len, context.quiz_answer)) < QUIZ_LIMIT:
+        context.quiz_answer += [t.strip() for t in record.texts if t.strip()]
     for text in record.texts:
         context.last_text = text
         for marker in find_markers(text):
@@ -164,11 +187,32 @@ def _user(record: Record, index: int, context: _Context) -> None:
     if not text:
         return
     _finish_turn(context, index)
+    _finish_quiz(context, index)
     _weigh_markers(context, text, index)
     _echo(text, record, index, context)
+    if (
+        context.echoes
+        and len(text) <= QUIZ_LIMIT
+        and ("?" in text or "？" in text)
+        and _QUIZ.search(mask_code(text))
+    ):
+        context.quiz = (text, _base(record, context))
+    pending = context.pending_rejection
+    intervenes = (
+        context.interrupted
+        or context.stopped
+        or (pending is not None and index - pending[0] <= REASON_WINDOW)
+    )
+    if not intervenes:
+        context.episode += 1  # a new request: a new task
     context.turn = _human(text, record, index, context)
+    if context.turn is not None:
+        context.turn.intervenes = intervenes
+    elif intervenes:
+        base = _base(record, context)
+        _member(text, None, base, f"{base['session']}#{context.episode}", index, context)
     context.last_user_text, context.last_user_base = text, _base(record, context)
-    context.interrupted = False
+    context.interrupted = context.stopped = False
     context.failed.clear()
     context.last_use, context.last_text = None, ""
 
@@ -181,6 +225,27 @@ def _echo(text: str, record: Record, index: int, context: _Context) -> None:
             make_signal(ECHO_KIND, clip(text, QUOTE_LIMIT), quote=text, **_base(record, context)),
             index,
         )
+
+
+def _finish_quiz(context: _Context, index: int) -> None:
+    """A test question, as an echo of what its answer says (the question is the moment cited)."""
+    quiz, answer = context.quiz, " ".join(context.quiz_answer)
+    context.quiz, context.quiz_answer = None, []
+    if quiz is not None and answer:
+        text, base = quiz
+        _emit(context, make_signal(ECHO_KIND, clip(answer, QUIZ_LIMIT), quote=text, **base), index)
+
+
+def _member(
+    text: str, use: ToolUse | None, base: dict[str, str], episode: str, index: int, context: _Context
+) -> None:
+    """A turn that intervened in a task, kept in case it taught what the task's candidate says."""
+    if context.echoes:
+        command = tool_command(use) if use else ""
+        context_text = f"running `{command}`" if command else action_trigger(use) if use else ""
+        signal = make_signal(EPISODE_KIND, clip(text, QUOTE_LIMIT), quote=text, context=context_text, **base)
+        signal.episode = episode
+        _emit(context, signal, index)
 
 
 def _weigh_markers(context: _Context, text: str, index: int) -> None:
@@ -200,11 +265,13 @@ def _weigh_markers(context: _Context, text: str, index: int) -> None:
 def _tool_result(result: ToolResult, record: Record, index: int, context: _Context) -> None:
     use = context.uses.get(result.tool_use_id)
     if result.rejected:
+        context.stopped = True
         reason = result.rejection_reason
         if reason and not reason.startswith("The user wants to clarify"):
             _finish_turn(context, index)
             _echo(reason, record, index, context)
             context.turn = _rejection_turn(reason, use, record, index, context)
+            context.turn.intervenes = True
             return
         context.pending_rejection = (index, use)
         return
@@ -249,6 +316,7 @@ def _turn(kind: str, text: str, record: Record, index: int, context: _Context, u
         use=use,
         before=[context.last_text, context.last_user_text],
         before_base=context.last_user_base,
+        episode=f"{record.session or context.file.session_id}#{context.episode}",
     )
 
 
@@ -296,6 +364,8 @@ def _finish_turn(context: _Context, position: int) -> None:
     context.answered = False
     if turn is None:
         return
+    if turn.intervenes:  # cited with the task's candidate if it is no candidate of its own
+        _member(turn.text, turn.use, turn.base, turn.episode, position, context)
     principle, score = judge(turn)
     if not principle or score < THRESHOLD:
         return
@@ -309,6 +379,7 @@ def _finish_turn(context: _Context, position: int) -> None:
         standing=turn.reply.commitment or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
         **turn.base,
     )
+    signal.episode = turn.episode
     if not rejection_reason(signal):  # a signal the content rules will drop needs no trigger
         signal.trigger = redact(_trigger(turn, principle, context))
     if turn.points_back and turn.before_base.get("uuid") and len(turn.before) > 1 and turn.before[1]:

@@ -126,11 +126,13 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
+    from .episodes import EPISODE_KIND, attach_episode_turns, member_of
     from .matcher import Matcher
     from .quality import rejection_reason
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
-    signals = [s for s in signals if s.kind != ECHO_KIND]
+    members = [m for s in signals if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
+    signals = [s for s in signals if s.kind not in (ECHO_KIND, EPISODE_KIND)]
     stats: Counter[str] = Counter(signals=len(signals))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
@@ -163,6 +165,7 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)
+    attach_episode_turns(candidates, members, signals)
     candidates.sort(key=lambda c: (-(c.impact * c.confidence), -c.frequency, c.principle))
     report = ScanReport(candidates=candidates, dropped_queue_ids=dropped_queue)
     report.stats.update(stats)

@@ -68,25 +68,6 @@ def _plural(noun: str) -> str:
     return noun + ("es" if noun.lower().endswith(("sh", "ch", "s")) else "s")
 
 
-# "The READMEs need to be clear that X": the task is for this time, X is what holds.
-_CLEAR_THAT = lazy(
-    r"^(?:the\s+|our\s+)?(?:readme|docs?|documentation|[\w./-]+\.md)\S*\s+(?:definitely\s+|really\s+)?"
-    r"(?:needs?|should|must)\s+(?:to\s+)?(?:be clear|make (?:it )?clear|say|state|explain)\s+that\s+"
-    r"(?P<fact>.{12,})$",
-    re.IGNORECASE,
-)
-
-
-def the_fact(text: str) -> str:
-    """What a document must be made clear about, when that is the lesson ("The READMEs need to be
-    clear that control is at the package level" -> "Control is at the package level"); "" else."""
-    found = _CLEAR_THAT.match(text.strip())
-    if not found or len(found["fact"].split()) < 5:
-        return ""
-    fact = found["fact"].strip()
-    return fact[0].upper() + fact[1:]
-
-
 def essential(text: str) -> str:
     """A longer rule without the example tacked on at its end, as it is first read."""
     tail = _EXAMPLE_TAIL.search(text)
@@ -96,14 +77,86 @@ def essential(text: str) -> str:
 
 
 def generalised(text: str) -> str:
-    """What a document must be made clear about (`the_fact`), and a version named as one instance
-    of the convention written as its form ("bump version to 0.10.0-dev" -> "bump version to
-    `X.Y.Z-dev`", "changing the version to -dev2" -> "… to `-devN`")."""
-    text = the_fact(text) or text
+    """A version named as one instance of the convention written as its form ("bump version to 0.10.0-dev" -> "bump version to
+    `X.Y.Z-dev`", "changing the version to -dev2" -> "… to `-devN`"), and so is one of a numbered
+    series ("update chore-4" -> "update `chore-N`")."""
 
     def form(match: re.Match[str]) -> str:
         if match["bare"]:
             return match["lead"] + f"`-{match['bare']}N`"
         return match["lead"] + f"`X.Y.Z{match['suffix'] or ''}`"
 
-    return _VERSION_TO.sub(form, text)
+    text = _VERSION_TO.sub(form, text)
+    parts = text.split("`")  # outside code spans only: a path or command is said as it is
+    parts[0::2] = [_NUMBERED.sub(lambda m: f"`{m['name']}-N`", part) for part in parts[0::2]]
+    return "`".join(parts)
+
+
+# One file or stage of a numbered series named in a standing rule ("update todo and chore-4") is the
+# series' current one: written as its form, `chore-N`, as a version is.
+_NUMBERED = lazy(
+    r"(?<![\w/.-])(?P<name>chores?|notes?|phase|sprint|milestone|stage|iteration|round|batch)-\d{1,2}(?![\w.-])",
+    re.IGNORECASE,
+)
+
+
+# A run-on list of instructions ("update todo and chore-4 remove `-dev` from the version when you commit
+# include Cargo.lock"): where an instruction verb starts a new clause straight after the last word of the
+# one before, a comma goes between; a "when …" clause that leads into such a verb is set off before it.
+# Three instructions at least, so a single noun-verb pair is never split. A rule that starts with
+# "after / before / once …" gets the comma before its instruction verb.
+# Verbs rarely a noun after another noun ("cargo test", "git push" are commands, not two clauses).
+_STEP_VERBS = frozenset({
+    "add", "update", "remove", "delete", "drop", "bump", "include", "create", "write", "install", "amend",
+    "mention", "keep", "move", "rename", "rebase", "squash",
+})  # fmt: skip
+_NOT_A_CLAUSE_END = frozenset({
+    "and", "or", "to", "you", "we", "i", "they", "it", "please", "then", "also", "not", "don't", "never",
+    "always", "first", "must", "should", "can", "will", "would", "could", "a", "an", "the", "this", "that",
+    "these", "those", "each", "every", "all", "of", "in", "on", "at", "for", "from", "with", "by", "as", "if",
+    "so", "but", "when", "before", "after", "once", "until", "while",
+})  # fmt: skip
+_CLAUSE_LEAD = frozenset({"when", "before", "after", "once"})
+_LEADING_CLAUSE = frozenset({"after", "before", "once", "until", "whenever"})  # "when …" becomes the trigger
+
+
+def punctuated(text: str) -> str:
+    """A run-on list of instructions with the commas it lacks, and a leading "after …" clause set off
+    from the instruction it leads into; any other text as it was. Only a text with no comma or
+    semicolon of its own is read this way."""
+    words = text.split(" ")
+    if "," in _outside_code(text) or ";" in _outside_code(text):
+        return text
+    if words[0].lower() in _LEADING_CLAUSE:  # "After the tests pass install it" -> "…pass, install it"
+        for index in range(2, len(words)):
+            before = words[index - 1].lower()
+            if words[index].lower() in _STEP_VERBS and before not in _NOT_A_CLAUSE_END | _STEP_VERBS:
+                words[index - 1] += ","
+                return " ".join(words)
+        return text
+    if words[0].lower() not in _STEP_VERBS:
+        return text
+    marks: dict[int, str] = {}  # word index -> the mark that goes after it
+    inside = False
+    for index, word in enumerate(words):
+        opened = word.count("`") % 2 == 1
+        if index and not inside and word.lower() in _STEP_VERBS:
+            before = words[index - 1]
+            if before.lower() not in _NOT_A_CLAUSE_END and before.lower() not in _STEP_VERBS:
+                marks[index - 1] = ","
+                for back in range(index - 2, max(0, index - 6), -1):
+                    if (
+                        words[back].lower() in _CLAUSE_LEAD
+                        and words[back - 1].lower() not in _NOT_A_CLAUSE_END
+                    ):
+                        marks[back - 1] = ";"
+                        break
+        if opened:
+            inside = not inside
+    if list(marks.values()).count(",") < 2:  # three instructions at least: one missing comma may be no run-on
+        return text
+    return " ".join(word + marks.get(index, "") for index, word in enumerate(words))
+
+
+def _outside_code(text: str) -> str:
+    return " ".join(text.split("`")[0::2])

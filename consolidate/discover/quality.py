@@ -11,7 +11,6 @@ import re
 from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
-from .grammar import the_fact
 from .signals import Signal
 from .text import content_size
 
@@ -64,10 +63,11 @@ def rejection_reason(signal: Signal) -> str:
     ):
         return "no principle"  # "Update version early": too few words to stand alone
     if not _generalises(principle) and (
-        (_DOCUMENT_TASK.match(principle.strip()) and not the_fact(principle))
+        (_DOCUMENT_TASK.match(principle.strip()) and signal.kind != "remember")
         or (signal.kind != "decision" and _LETS.match(principle))
     ):
-        return "one-off"  # a task for this time: a document to make say something, "let's do X now"
+        return "one-off"  # a task for this time: a document to make say something (unless the user asked
+        # to remember it: then what the document must say is kept as said), "let's do X now"
     return form_problem(principle, explicit=signal.kind == "remember")
 
 

@@ -21,7 +21,7 @@ from ..transcripts.state import Change, FileState, ScanState, classify_change, s
 from .carry import CARRY_RECORDS, CarryStore
 from .signals import Signal
 
-DETECTOR_VERSION = 4  # bump whenever detection changes: cached signals are then recomputed
+DETECTOR_VERSION = 5  # bump whenever detection changes: cached signals are then recomputed
 # Context for appended records is kept only for sessions active lately (a live session): one that
 # resumes after a longer pause is simply read again in full.
 CARRY_MAX_AGE = 6 * 3600

@@ -39,6 +39,8 @@ class Signal:
     # The turn said it holds beyond the moment ("always", "from now on") even where the principle lost
     # the word ("…, any reason not to "always" do that?"), or the reply promised to keep to it.
     standing: bool = False
+    # The user's interventions on one task from one typed request to the next (see `episodes`).
+    episode: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))  # `asdict` without its deep copy: plain values (`also` is only ever read)

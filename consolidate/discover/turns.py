@@ -97,6 +97,8 @@ class Turn:
     reply: Reply = field(default_factory=lambda: NO_REPLY)
     reply_text: str = ""
     redo: ToolUse | None = None
+    episode: str = ""  # the task it belongs to (see `episodes`)
+    intervenes: bool = False  # a rejection, its reason, or what the user typed after interrupting
 
 
 _ORDER_KEYS = ("first", "before", "after", "then", "until", "once", "сначала", "перед", "после", "потом", "先",

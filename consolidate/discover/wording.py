@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..lazyre import lazy
-from .grammar import generalised, mended
+from .grammar import generalised, mended, punctuated
 from .spelling import corrected
 
 _CANT = lazy(r"^(?:you|u) (?:can'?t|cannot|can not|mustn'?t|must not|shouldn'?t|should not) ", re.I)
@@ -38,7 +38,7 @@ _TRIGGER_COMMAND = lazy(r"`([^`]+)`")
 def finish(principle: str, trigger: str, *, curated: bool = False) -> tuple[str, str]:
     """(principle, trigger) with the wording fixes above applied; a rule written down for later
     (`curated`: a marker, a queued item) keeps its own "When …:" lead."""
-    text = generalised(mended(corrected(principle.strip())))
+    text = generalised(punctuated(mended(corrected(principle.strip()))))
     aside = _IE_CANT.search(text)
     if aside and _CANT.match(text):
         text = "Do not " + aside["rule"].strip()

@@ -100,11 +100,16 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
         metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
-    name = description = plain(title_of(candidate), 10_000)
-    if candidate.kind == "remember":  # a short name, and a description that says when it matters
-        name = plain(title_of(candidate, 50), 10_000)
-        said = when_it_matters(candidate.trigger, description, candidate.layer == "L0")
-        description = said if not said.endswith("…") else description  # never a cut one
+    # A short name, and a description that says when the learning matters (never a cut one, and never
+    # the name again: a reader deciding whether to open the file learns nothing from a repeat).
+    whole = plain(title_of(candidate), 10_000)
+    name = plain(title_of(candidate, 50), 10_000)
+    said = when_it_matters(candidate.trigger, whole, candidate.layer == "L0")
+    description = said if not said.endswith("…") else whole
+    if description == name:
+        description = plain(flat(mend(candidate.principle)), 10_000).rstrip(".")
+    if description == name:
+        description = when_it_matters("", whole, candidate.layer == "L0")
     matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
     return matter + "\n".join(body_lines(candidate)).rstrip("\n") + "\n"
 

@@ -266,11 +266,15 @@ def _score(result: HistoryResult, anchors: dict[tuple[str, str], str]) -> None:
     non = {m: why for m, why in result.labels.non_lessons}
     for _, candidate in result.candidates:
         moments = moments_of(candidate, anchors)
+        taught: set[Moment] = set()
         for rule in result.labels.rules:
             if moments & set(rule.moments) and rule.stated_by(candidate.principle):
                 result.found.setdefault(rule.id, []).append(candidate.principle)
                 result.moments_found |= moments & set(rule.moments)
-        for moment in moments & non.keys():
+                taught |= set(rule.moments)
+        # A moment labeled both ways (a one-off flag in the exchange that taught a rule) is a hit only
+        # for a candidate that does not state the rule it taught.
+        for moment in (moments & non.keys()) - taught:
             result.non_lesson_hits.append((str(moment), candidate.principle))
 
 

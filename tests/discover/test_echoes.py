@@ -206,7 +206,7 @@ def test_a_rejection_said_to_hold_always_is_no_one_off(tmp_path: Path) -> None:
         "No reason not to. I'll make that the default workflow going forward.",
     )
     (candidate,) = build_report(_signals(tmp_path, always)).candidates
-    assert candidate.principle == "After the tests pass install the new build right away"
+    assert candidate.principle == "After the tests pass, install the new build right away"
     once = _after_a_bare_stop("e6", rule, "Installing.")
     assert build_report(_signals(tmp_path / "once", once)).candidates == []
 

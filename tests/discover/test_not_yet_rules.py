@@ -9,7 +9,7 @@ import pytest
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
-from consolidate.discover.grammar import essential, generalised, mended, the_fact
+from consolidate.discover.grammar import essential, generalised, mended
 from consolidate.discover.quality import rejection_reason
 from consolidate.discover.signals import Signal, make_signal
 from consolidate.discover.wording import finish
@@ -92,12 +92,16 @@ def test_a_standing_rule_or_decision_is_not(kind: str, principle: str) -> None:
     assert _reason(kind, principle) == ""
 
 
-def test_what_a_document_must_be_clear_about_is_the_lesson() -> None:
+def test_what_a_document_must_be_clear_about_stays_a_requirement_of_the_document() -> None:
+    """A fact the user wants the docs to make clear is not turned into a claim about the project: the
+    requirement is kept as said (when the user asked to remember it), a task for this time otherwise."""
     text = "The README's need to be clear that we configure builds per package not per crate."
-    assert the_fact(text) == "We configure builds per package not per crate."
     assert _reason("remember", text) == ""
-    assert finish(text, "editing docs")[0] == "We configure builds per package not per crate."
-    assert the_fact("The README needs to be clear that it works") == ""  # too little to be a lesson
+    assert finish(text, "editing docs")[0] == (
+        "The READMEs need to be clear that we configure builds per package not per crate."
+    )
+    assert _reason("preference", text) == "one-off"
+    assert _reason("correction", "the docs should mention that the parser streams its input") == "one-off"
 
 
 @pytest.mark.parametrize(
@@ -145,6 +149,11 @@ def test_what_is_not_certainly_a_slip_stays(said: str) -> None:
             "Amend the session files before changing the version to -dev2.",
             "Amend the session files before changing the version to `-devN`.",
         ),
+        (
+            "Update todo and chore-4 when the feature is done",
+            "Update todo and `chore-N` when the feature is done",
+        ),
+        ("Close phase-2 before tagging", "Close `phase-N` before tagging"),
     ],
 )
 def test_a_version_named_once_is_written_as_its_form(said: str, form: str) -> None:
@@ -152,7 +161,15 @@ def test_a_version_named_once_is_written_as_its_form(said: str, form: str) -> No
 
 
 @pytest.mark.parametrize(
-    "said", ["Use Python 3.11 for the tooling", "Pin `ruff` to 0.6.9 in CI", "Use fixtures, e.g. tmp"]
+    "said",
+    [
+        "Use Python 3.11 for the tooling",
+        "Pin `ruff` to 0.6.9 in CI",
+        "Use fixtures, e.g. tmp",
+        "Write files as utf-8",
+        "Keep the plan in notes/chore-3.md",  # a path is said as it is
+        "Run `make chore-4`",
+    ],
 )
 def test_a_pinned_version_or_a_short_rule_with_an_example_stays(said: str) -> None:
     assert generalised(said) == said

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from consolidate.discover.acks import read_reply
+from consolidate.discover.grammar import punctuated
 from consolidate.discover.quality import form_problem
 from consolidate.discover.rewrite import imperative, strip_fillers
 from consolidate.discover.turns import (
@@ -13,6 +14,7 @@ from consolidate.discover.turns import (
     is_memory_request,
     rule_sentence,
 )
+from consolidate.discover.wording import finish
 
 
 @pytest.mark.parametrize(
@@ -150,3 +152,46 @@ def test_what_makes_a_plain_sentence_a_rule() -> None:
 )
 def test_wordings_that_are_no_usable_rule(principle: str, problem: str) -> None:
     assert form_problem(principle) == problem
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "update the changelog and notes-2 remove `-rc` from the version in pyproject.toml when you tag "
+            "include the lock file if it changed",
+            "update the changelog and notes-2, remove `-rc` from the version in pyproject.toml; when you tag, "
+            "include the lock file if it changed",
+        ),
+        (
+            "add tests update the changelog bump the version",
+            "add tests, update the changelog, bump the version",
+        ),
+        ("Run cargo test", "Run cargo test"),  # a command, not two clauses
+        (
+            "After making changes and all tests pass install the new build right away",
+            "After making changes and all tests pass, install the new build right away",
+        ),
+        ("Once merged delete the branch", "Once merged, delete the branch"),
+        ("After the tests pass, install it", "After the tests pass, install it"),
+        ("When the tests pass install it", "When the tests pass install it"),  # "when …" becomes the trigger
+        ("add the plan to todo and bump the version", "add the plan to todo and bump the version"),
+        (
+            "check the logs when you deploy install the agent first",
+            "check the logs when you deploy install the agent first",
+        ),
+        (
+            "update docs, remove the flag add a test",
+            "update docs, remove the flag add a test",
+        ),  # punctuated already
+    ],
+)
+def test_a_run_on_list_of_instructions_gets_its_commas(said: str, rule: str) -> None:
+    assert punctuated(said) == rule
+
+
+def test_a_run_on_list_is_written_as_one_clean_rule() -> None:
+    said = "update todo and notes-3 remove `-dev` from the version when you commit include the lock file if it's changed"
+    assert finish(said, "writing a commit")[0] == (
+        "update todo and `notes-N`, remove `-dev` from the version; when you commit, include the lock file if it's changed"
+    )
