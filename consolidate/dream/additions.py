@@ -220,6 +220,12 @@ class _State:
                 return
             if verdict.category != "RECORDED":
                 matched = None
+            elif candidate.category == "CONTRADICT":
+                # the scan read a statement as its opposite (a fenced example line, say) where the dream's
+                # matcher finds the learning stated as it is: recorded, so no contradiction either
+                assert matched is not None
+                candidate = candidate.model_copy(update={"category": "UPDATE", "related": matched.text})
+                placed = candidate.on_layer(layer)
             if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:

@@ -108,7 +108,10 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
     description = when_it_matters(candidate.trigger, rule, candidate.layer == "L0")
     if coverage(words(rule), words(name)) < 1.0:
         for said in (rule, readable(first_sentence(flat(mend(candidate.principle))))):
-            if coverage(words(said), words(name)) < 1.0 and len(f"{description}: {said}") <= DESCRIPTION_CHARS:
+            if (
+                coverage(words(said), words(name)) < 1.0
+                and len(f"{description}: {said}") <= DESCRIPTION_CHARS
+            ):
                 description = f"{description}: {said}"
                 break
     matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})

@@ -46,7 +46,9 @@ def test_a_rule_its_name_says_whole_gets_only_when_it_matters() -> None:
 
 def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
     name, description = _matter(
-        Candidate(kind="error-fix", principle="For `vc-x1 push`, omit `-R .`.", trigger="running `vc-x1 push`")
+        Candidate(
+            kind="error-fix", principle="For `vc-x1 push`, omit `-R .`.", trigger="running `vc-x1 push`"
+        )
     )
     assert description == "When running `vc-x1 push`"
     name, description = _matter(
@@ -65,6 +67,8 @@ def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
 
 def test_a_description_is_never_cut_mid_text() -> None:
     long_rule = "Run `make check` before every push, " + "and keep every generated file in step with it, " * 4
-    name, description = _matter(Candidate(kind="preference", principle=long_rule.strip(" ,") + ".", trigger=""))
+    name, description = _matter(
+        Candidate(kind="preference", principle=long_rule.strip(" ,") + ".", trigger="")
+    )
     assert not description.endswith("…")
     assert description == "Before every push" or description.startswith("In every session")
