@@ -196,3 +196,27 @@ def test_a_learning_found_recorded_is_never_labeled_a_contradiction(acme, capsys
     code, out, err = acme.dream(capsys, engine, "--yes")
     assert code == 0, err
     assert "skipped P1: already recorded" in out and acme.claude_md.read_text() == SESSION_FILES
+
+
+def test_a_special_case_of_another_learning_merges_into_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    general = candidate(
+        "Use `tspec` instead of `cargo` when possible", trigger="running `cargo` commands", layers=["L2"]
+    )
+    special = candidate(
+        "Use `tspec clippy` instead of `cargo clippy`", trigger="running `cargo clippy`", layers=["L2"]
+    )
+    other = candidate("Use `tspec fmt --check` before every push to CI", trigger="pushing", layers=["L2"])
+    plan = acme.plan(capsys, acme.report(special, general, other))
+    adds = [p for p in plan["proposals"] if p["action"] == "ADD" and "skipped" not in p]
+    assert sorted(p["summary"] for p in adds) == [
+        "Use tspec fmt --check before every push to CI",
+        "Use tspec instead of cargo when possible",
+    ]
+    topic = next(
+        c["content"]
+        for p in adds
+        if p["summary"].startswith("Use tspec instead")
+        for c in p["changes"]
+        if c["op"] == "write_file"
+    )
+    assert "Also: Use `tspec clippy` instead of `cargo clippy`" in topic
