@@ -63,71 +63,65 @@ def _edits_of_steps(plan: dict) -> list[dict]:  # type: ignore[type-arg]
     ]
 
 
-def test_a_learning_the_procedure_states_step_by_step_is_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    update = candidate(
-        "Update todo and `chore-N`, remove `-dev` from Version in Cargo.toml; when you commit, include "
-        "Cargo.lock if it's changed",
-        category="UPDATE",
-        layers=["L1"],
-        trigger="writing a commit",
-        related="3. Remove `-dev` from the version in `Cargo.toml`",
+def _step_learning(principle: str, category: str = "UPDATE") -> dict:  # type: ignore[type-arg]
+    """A learning about step 3, as the scan hands it to the dream."""
+    return candidate(
+        principle, category=category, layers=["L1"], trigger="writing a commit", related=STEPS[2]
     )
-    engine = acme.report(update)
+
+
+def _plan_then_apply(acme: Project, capsys, learning: dict) -> tuple[dict, str, str]:  # type: ignore[no-untyped-def, type-arg]
+    """The dry-run plan for the learning, then the dream applied with --yes: (plan, output, CLAUDE.md)."""
+    engine = acme.report(learning)
     plan = acme.plan(capsys, engine)
+    code, out, err = acme.dream(capsys, engine, "--yes")
+    assert code == 0, err
+    return plan, out, acme.claude_md.read_text()
+
+
+def test_a_learning_the_procedure_states_step_by_step_is_already_recorded(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan, out, text = _plan_then_apply(
+        acme,
+        capsys,
+        _step_learning(
+            "Update todo and `chore-N`, remove `-dev` from Version in Cargo.toml; when you commit, include "
+            "Cargo.lock if it's changed"
+        ),
+    )
     [proposal] = plan["proposals"]
     assert proposal["skipped"]["reason"] == "already recorded"
     assert "On completion" in proposal["skipped"]["matched"]["entry"]
-    code, out, err = acme.dream(capsys, engine, "--yes")
-    assert code == 0, err
     assert "skipped P1: already recorded" in out
-    assert acme.claude_md.read_text() == PROCEDURE
+    assert text == PROCEDURE
 
 
 def test_a_restated_step_is_never_replaced_by_a_rule_of_another_shape(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    update = candidate(
-        "Remove `-dev` from the version in `Cargo.toml`, then run `cargo update --workspace` so the lock "
-        "file follows",
-        category="UPDATE",
-        layers=["L1"],
-        trigger="writing a commit",
-        related="3. Remove `-dev` from the version in `Cargo.toml`",
+    plan, _, text = _plan_then_apply(
+        acme,
+        capsys,
+        _step_learning(
+            "Remove `-dev` from the version in `Cargo.toml`, then run `cargo update --workspace` so the lock "
+            "file follows"
+        ),
     )
-    engine = acme.report(update)
-    plan = acme.plan(capsys, engine)
     assert plan["proposals"] and not _edits_of_steps(plan)
-    code, _, err = acme.dream(capsys, engine, "--yes")
-    assert code == 0, err
-    text = acme.claude_md.read_text()
     _numbering_kept(text)
     assert "`cargo update --workspace`" in text  # added beside the step, in the list's own shape
     assert "\n3. Remove `-dev` from the version in `Cargo.toml`\n   - " in text
 
 
 def test_an_update_about_another_action_becomes_an_add_and_the_list_stays_whole(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    update = candidate(
-        "Sign the release tag with `git tag -s` after the version is final",
-        category="UPDATE",
-        layers=["L1"],
-        trigger="writing a commit",
-        related="3. Remove `-dev` from the version in `Cargo.toml`",
+    plan, _, text = _plan_then_apply(
+        acme, capsys, _step_learning("Sign the release tag with `git tag -s` after the version is final")
     )
-    engine = acme.report(update)
-    plan = acme.plan(capsys, engine)
     assert [p["action"] for p in plan["proposals"]] == ["ADD"] and not _edits_of_steps(plan)
-    code, _, err = acme.dream(capsys, engine, "--yes")
-    assert code == 0, err
-    text = acme.claude_md.read_text()
     _numbering_kept(text)
     assert text.count("`git tag -s`") == 1
 
 
 def test_a_contradicted_step_is_replaced_by_a_step(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    contradict = candidate(
-        "Never remove `-dev` from the version in `Cargo.toml`: the user does it when merging",
-        category="CONTRADICT",
-        layers=["L1"],
-        trigger="writing a commit",
-        related="3. Remove `-dev` from the version in `Cargo.toml`",
+    contradict = _step_learning(
+        "Never remove `-dev` from the version in `Cargo.toml`: the user does it when merging", "CONTRADICT"
     )
     plan = acme.plan(capsys, acme.report(contradict))
     [proposal] = plan["proposals"]
@@ -187,15 +181,12 @@ def test_a_learning_found_recorded_is_never_labeled_a_contradiction(acme, capsys
         trigger="writing a commit",
         related="Remember to commit .claude/ session files.",
     )
-    engine = acme.report(learning)
-    plan = acme.plan(capsys, engine)
+    plan, out, text = _plan_then_apply(acme, capsys, learning)
     [proposal] = plan["proposals"]
     assert proposal["skipped"]["reason"] == "already recorded"
     assert proposal["category"] != "CONTRADICT"
     assert "warning" not in proposal or not proposal["warning"]
-    code, out, err = acme.dream(capsys, engine, "--yes")
-    assert code == 0, err
-    assert "skipped P1: already recorded" in out and acme.claude_md.read_text() == SESSION_FILES
+    assert "skipped P1: already recorded" in out and text == SESSION_FILES
 
 
 def test_a_special_case_of_another_learning_merges_into_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
