@@ -410,7 +410,11 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
         others = [
             c.principle
             for c in group
-            if c is not best and coverage(words(c.principle), words(best.principle)) < 1.0
+            if c is not best
+            and (
+                coverage(words(c.principle), words(best.principle)) < 1.0
+                or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
+            )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(
@@ -426,6 +430,14 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     first = [m for m in merged if m[0] == 0 and len(streams) > 1]
     rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
     return [(c, q) for _, c, q in first + rest]
+
+
+def _negations(text: str) -> set[str]:
+    """The negation words of a text, which the content words leave out."""
+    return set(_NEGATION.findall(text.lower()))
+
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|nicht|не|нельзя|никогда|不|别|asla|değil)\b")
 
 
 def _case_of(candidate: Candidate, groups: list[list[Candidate]]) -> int | None:

@@ -128,8 +128,8 @@ def when_it_matters(trigger: str, principle: str, everywhere: bool = False) -> s
         return f"When {condition}"
     if match := _INSTEAD.search(takeaway):
         return f"When about to use {match['other'].strip()}"
-    if match := _NEVER.search(takeaway):
-        return f"When about to {match['act'].strip()}"
+    if (match := _NEVER.search(takeaway)) and (act := match["act"].strip().rstrip("….;:, ")):
+        return f"When about to {act}"
     if match := _MOMENT.search(takeaway):
         moment = match["when"].strip()
         return f"{moment[:1].upper()}{moment[1:]}"

@@ -72,3 +72,8 @@ def test_a_description_is_never_cut_mid_text() -> None:
     )
     assert not description.endswith("…")
     assert description == "Before every push" or description.startswith("In every session")
+
+
+def test_a_moment_taken_from_the_rule_never_ends_in_an_ellipsis() -> None:
+    _, description = _matter(Candidate(kind="correction", principle="never deploy … ; deploy", trigger=""))
+    assert description == "When about to deploy"

@@ -211,3 +211,15 @@ def test_a_special_case_of_another_learning_merges_into_it(acme, capsys) -> None
         if c["op"] == "write_file"
     )
     assert "Also: Use `tspec clippy` instead of `cargo clippy`" in topic
+
+
+def test_a_merged_wording_that_negates_is_kept() -> None:
+    from consolidate.dream.additions import merge_alike
+    from consolidate.models import Candidate
+
+    said = Candidate(kind="correction", principle="deploy on Fridays after the smoke run", layers=["L2"])
+    negated = Candidate(
+        kind="correction", principle="never deploy on Fridays after the smoke run", layers=["L2"]
+    )
+    [(merged, _)] = merge_alike([said, negated])
+    assert "never" in f"{merged.principle} {merged.detail}"
