@@ -3,7 +3,9 @@
 For each size and round it runs, one after the other, a baseline process that only reads and
 `json.loads` every transcript line and `consolidate dream --dry-run` as a process (empty scan state
 each round), and prints the dream's time as a ratio to the baseline of the same round — CPU time
-(user + system) and wall time, min / median / max over the rounds — with the dream's peak RSS.
+(user + system) and wall time, min / median / max over the rounds — with the dream's peak RSS
+(min / median / max, and at the end the peak of every size side by side, so that its growth with
+the transcripts' size shows).
 
     python bench/dream_scale.py                 # small, medium, large (large = 5,000 entries, 1 GB)
     python bench/dream_scale.py --sizes medium --rounds 3
@@ -231,6 +233,7 @@ def main() -> None:
         print(f"dream --dry-run / json.loads loop over the same transcripts, whole processes, {args.rounds} "
               "round(s), min / median / max (target at medium: <= 3x)")  # fmt: skip
         runs = [(s, int(mb) if mb else None) for s in args.sizes.split(",") for mb in args.mb.split(",")]
+        peaks: list[tuple[str, float]] = []
         for size, megabytes in runs:
             row = measure(size, work, args.rounds, megabytes)
             if not row["cpu"]:
@@ -238,10 +241,13 @@ def main() -> None:
                 continue
             print(f"{size:6} {row['entries']:>5} entries + {row['transcripts_mb']:>4} MB ({row['sessions']} sessions): "
                   f"CPU {fmt_spread(row['cpu'])}  wall {fmt_spread(row['wall'])}  "
-                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  peak RSS {max(row['rss']):.0f} MB  "
-                  f"{row['outcome']}", flush=True)  # fmt: skip
+                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  "
+                  f"peak RSS {fmt_spread(row['rss'], ' MB', 0)}  {row['outcome']}", flush=True)  # fmt: skip
+            peaks.append((f"{row['entries']} entries + {row['transcripts_mb']} MB", max(row["rss"])))
             if not args.keep:
                 shutil.rmtree(work / f"{size}-{row['transcripts_mb']}", ignore_errors=True)
+        if len(peaks) > 1:  # flat in the transcript size: the same peak at every size of transcripts
+            print("peak RSS by size: " + ", ".join(f"{mb:.0f} MB at {what}" for what, mb in peaks), flush=True)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -67,7 +67,7 @@ def preview_group_diff(plan: Plan, proposals: list[Proposal], scope: WriteScope)
     if len(proposals) == 1:
         return preview_diff(plan, proposals[0], scope)
     paths = check_scope(plan, proposals, scope, with_snapshot=False)
-    workspace = Workspace(scope.memory_dir)
+    workspace = Workspace(scope.memory_dir, DiskReads())  # each file read, and the index files listed, once
     try:
         for change in (c for proposal in proposals for c in proposal.changes):
             apply_change(workspace, change, paths)

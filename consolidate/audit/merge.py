@@ -78,7 +78,7 @@ def topic_merges(tree: MemoryTree, units: list[Unit], taken: set[int]) -> list[D
     sets = [tokens(bodies[p]) for p in topics]
     pairs = {(i, j) for i, j, _ in similar_pairs(sets, 0.5) if _restates(sets[i], sets[j])}
     pairs |= {(i, j) for i, j in _same_prefix(topics) if jaccard(sets[i], sets[j]) >= 0.35}
-    entities = [_entities(bodies[p]) for p in topics]
+    entities = {i: _entities(bodies[topics[i]]) for i in {i for pair in pairs for i in pair}}  # paired ones
     pairs = {(i, j) for i, j in pairs if not (entities[i] and entities[j] and not entities[i] & entities[j])}
     pointers = _pointers(tree, units)
     drafts: list[Draft] = []

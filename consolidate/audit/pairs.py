@@ -203,18 +203,20 @@ def _value_conflicts(
 ) -> list[Draft]:
     """Near-identical statements that differ only in a value: "port is 8080" vs "port is 3000"."""
     drafts = []
-    entities: dict[int, frozenset[str]] = {}  # each entry's, computed once however many pairs it is in
-    values: dict[int, frozenset[str]] = {}
+    # each entry's values, computed once however many pairs it is in; most pairs of a large memory
+    # are turned down by them (no value on one side, or none the other lacks), so they come first
+    values = [_values(u) for u in memory]
+    entities: dict[int, frozenset[str]] = {}
     words: dict[int, frozenset[str]] = {}
     for i, j, _ in candidates:
+        va, vb = values[i], values[j]
+        if not va or not vb or not (va - vb) or not (vb - va):
+            continue
         a, b = memory[i], memory[j]
         if id(a) in taken or id(b) in taken:
             continue
         ea, eb = _memo(entities, i, a, _entities), _memo(entities, j, b, _entities)
         if ea and eb and not ea & eb:  # `different_subjects`
-            continue
-        va, vb = _memo(values, i, a, _values), _memo(values, j, b, _values)
-        if not (va - vb) or not (vb - va):
             continue
         words_a, words_b = _memo(words, i, a, _words_around_values), _memo(words, j, b, _words_around_values)
         if min(len(words_a), len(words_b)) < 3 or jaccard(words_a, words_b) < 0.75:

@@ -73,6 +73,12 @@ def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tupl
     one, and among the first |x| − ⌈2t/(1+t)·|x|⌉ + 1 of the smaller one. Sets are visited smallest first,
     only those prefixes are indexed, and each pair found there is checked exactly; pairs sharing only
     common words are never looked at, so a memory of unrelated entries costs about linear time.
+
+    A memory of look-alike entries (one template, a few words each, a small vocabulary) gives a set
+    thousands of candidates that way, each checked in Python. Such a set is checked against all the
+    sets before it at once instead (`_dense`): its overlap with each of them counted bit-parallel, one
+    big-integer addition per word of the set, and only those whose count can reach the threshold checked
+    exactly — the same pairs, found without a step per candidate.
     """
     if not 0 < threshold <= 1:
         raise ValueError(f"threshold must be in (0, 1], not {threshold}")
@@ -83,22 +89,133 @@ def similar_pairs(sets: Sequence[frozenset[str]], threshold: float) -> list[tupl
     masks = [sum(1 << r for r in ranks) for ranks in ranked]  # an intersection is one AND
     index: list[list[int]] = [[] for _ in rank]
     indexed = 2 * threshold / (1 + threshold)
-    scored = []
-    for y in sorted((i for i, size in enumerate(sizes) if size), key=lambda i: (sizes[i], i)):
+    order = sorted((i for i, size in enumerate(sizes) if size), key=lambda i: (sizes[i], i))
+    dense = _Dense(order, sizes, len(rank))
+    scored: list[tuple[float, int, int]] = []  # (score, one set, the other)
+    for position, y in enumerate(order):
         size, ranks, mask = sizes[y], ranked[y], masks[y]
         probe = size - _ceil(threshold * size) + 1
         smallest = threshold * size - _EPSILON  # Jaccard ≤ |smaller| / |larger|
-        for x in set().union(*[index[r] for r in ranks[:probe]]):
-            other = sizes[x]
-            if other < smallest:
-                continue
-            shared = (masks[x] & mask).bit_count()
-            score = shared / (other + size - shared)  # `jaccard`, inlined: this loop runs per candidate
-            if score >= threshold:
-                scored.append((x, y, score) if x < y else (y, x, score))
+        if sum(len(index[r]) for r in ranks[:probe]) > dense.worth(position):
+            dense.pairs(y, position, ranks, masks, threshold, smallest, scored)
+        else:
+            for x in set().union(*[index[r] for r in ranks[:probe]]):
+                other = sizes[x]
+                if other < smallest:
+                    continue
+                shared = (masks[x] & mask).bit_count()
+                score = shared / (other + size - shared)  # `jaccard`, inlined: this loop runs per candidate
+                if score >= threshold:
+                    scored.append((score, x, y))
         for r in ranks[: size - _ceil(indexed * size) + 1]:
             index[r].append(y)
-    return sorted(scored, key=lambda p: (-p[2], p[0], p[1]))
+        dense.add(position, ranks)
+    # best first, then by the pair: the few distinct scores sorted, and the pairs of each as numbers
+    count = len(sets)
+    by_score: dict[float, list[int]] = {}
+    for score, x, y in scored:
+        by_score.setdefault(score, []).append(x * count + y if x < y else y * count + x)
+    pairs = []
+    for score in sorted(by_score, reverse=True):
+        codes = by_score[score]
+        codes.sort()
+        pairs += [(code // count, code % count, score) for code in codes]
+    return pairs
+
+
+class _Dense:
+    """Overlap counts of one set with every set visited before it, bit-parallel: bit p of a token's
+    mask says the set visited p-th holds it; the masks of a set's tokens are added up in bit planes
+    (plane i holds bit i of each count), and a comparison of the planes with a number gives, in one
+    mask, the sets whose count reaches it."""
+
+    def __init__(self, order: list[int], sizes: list[int], tokens: int) -> None:
+        self.order = order
+        self.sizes = sizes
+        self.postings: list[list[int]] = [[] for _ in range(tokens)]  # visit positions holding the token
+        self.masks = [0] * tokens  # built from the postings only when a dense set needs them
+        self.built = [0] * tokens  # how many postings each mask holds
+        self.span: dict[int, tuple[int, int]] = {}  # size -> the visit positions of the sets of that size
+        for position, i in enumerate(order):
+            start, _ = self.span.get(sizes[i], (position, position))
+            self.span[sizes[i]] = (start, position + 1)
+
+    def worth(self, position: int) -> int:
+        """Candidates past which counting all `position` sets before at once costs less."""
+        return 64 + position // 32
+
+    def add(self, position: int, ranks: list[int]) -> None:
+        for r in ranks:
+            self.postings[r].append(position)
+
+    def _mask(self, r: int) -> int:
+        postings, done = self.postings[r], self.built[r]
+        if done < len(postings):
+            mask = self.masks[r]
+            for position in postings[done:]:
+                mask |= 1 << position
+            self.masks[r], self.built[r] = mask, len(postings)
+        return self.masks[r]
+
+    def pairs(
+        self,
+        y: int,
+        position: int,
+        ranks: list[int],
+        masks: list[int],
+        threshold: float,
+        smallest: float,
+        scored: list[tuple[float, int, int]],
+    ) -> None:
+        planes: list[int] = []
+        for r in ranks:
+            carry = self._mask(r)
+            for i, plane in enumerate(planes):
+                planes[i], carry = plane ^ carry, plane & carry
+                if not carry:
+                    break
+            if carry:
+                planes.append(carry)
+        size, mask, order = self.sizes[y], masks[y], self.order
+        found = 0
+        for other in range(max(math.ceil(smallest), 1), size + 1):  # none visited before is larger
+            start, end = self.span.get(other, (position, position))
+            if start < position:
+                need = _overlap_needed(other, size, threshold)
+                found |= _at_least(planes, need) & ((1 << min(end, position)) - (1 << start))
+        bits = format(found, "b")[::-1]
+        at = bits.find("1")
+        while at >= 0:  # each set found is a pair: only its score is left to compute
+            x = order[at]
+            shared = (masks[x] & mask).bit_count()
+            scored.append((shared / (self.sizes[x] + size - shared), x, y))
+            at = bits.find("1", at + 1)
+
+
+def _overlap_needed(other: int, size: int, threshold: float) -> int:
+    """The least overlap of sets of these sizes whose Jaccard, computed as the join computes it, is at
+    least `threshold` (a Jaccard grows with the overlap): from the exact bound t·(|x| + |y|) / (1 + t),
+    one less, so that rounding cannot make it miss the first one."""
+    shared = max(math.ceil(threshold * (other + size) / (1 + threshold)) - 1, 0)
+    while shared <= other and shared / (other + size - shared) < threshold:
+        shared += 1
+    return shared
+
+
+def _at_least(planes: list[int], number: int) -> int:
+    """The mask of the counts (in bit planes, lowest first) that are at least `number`."""
+    if number <= 0:
+        return -1
+    if number >> len(planes):
+        return 0
+    above, equal = 0, -1
+    for i in range(len(planes) - 1, -1, -1):
+        if number >> i & 1:
+            equal &= planes[i]
+        else:
+            above |= equal & planes[i]
+            equal &= ~planes[i]
+    return above | equal
 
 
 _EPSILON = 1e-9  # a product like 0.3 × 10 = 3.0000000000000004 must not lengthen the required overlap

@@ -20,6 +20,7 @@ from ..imports import imported_texts
 from ..marker import read_marker
 from ..settings import Settings
 from ..transcripts.session import TranscriptFile
+from .echopool import EchoPool
 from .report import Learning, ScanReport
 from .reportcache import cached_report
 from .scanner import SignalCache
@@ -98,18 +99,19 @@ def _run(
     progress: Progress | None,
     save_state: bool = True,
 ) -> ScanReport:
-    cache = SignalCache(settings.run_dir("scan"))
-    signals: list[Signal] = []
+    cache = SignalCache(settings.run_dir("scan"), keep=save_state)
+    pool = EchoPool()  # the signals, streamed: only the echoes a report can use are kept
     stats: Counter[str] = Counter()
     for done, file in enumerate(files, 1):
         scan = cache.scan(file)
-        signals.extend(s for s in scan.signals if timestamp_after(s.timestamp, since))
+        pool.add_file(s for s in scan.signals if timestamp_after(s.timestamp, since))
         stats.update({k: v for k, v in scan.stats.to_dict().items() if v})
         stats[f"files_{scan.change.value}"] += 1
         if progress is not None:
             progress(done, len(files), str(file.path))
     if save_state:
         cache.save()
+    signals = pool.signals
     if extra_items:
         from .candidates import queue_signal
 

@@ -13,22 +13,23 @@ its own.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from datetime import datetime, timedelta
+from datetime import datetime
+from functools import lru_cache
 
+from .echopool import ECHO_KIND, EXCHANGE, MAX_EVIDENCE
 from .existing import contradicts
 from .report import Evidence, Learning
 from .signals import Signal
 from .text import content_size, mask_code, stems
 
-ECHO_KIND = "echo"
+__all__ = ["ECHO_KIND", "EXCHANGE", "MAX_EVIDENCE", "attach_echoes", "is_echo_text"]
 ECHO_LIMIT = 300  # an echo is a short request, not a pasted log or a long discussion
 MIN_ECHO = 3  # content words an echo needs to be recognisable
 MIN_SHARED = 3  # content words it must share with the candidate it joins
 MIN_COVERED = 0.5  # the part of its own content words the candidate says too
-MAX_EVIDENCE = 8
-EXCHANGE = timedelta(minutes=5)  # an echo this soon before a candidate's first moment is of its exchange
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def is_echo_text(text: str) -> bool:
     """Short, not a bare question, with enough words to recognise the lesson it may repeat."""
     stripped = text.strip()

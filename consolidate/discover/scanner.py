@@ -39,8 +39,10 @@ class FileScan:
 class SignalCache:
     """The scan state of one memory dir: `state.json`, plus `carry.json` for recent transcripts."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, *, keep: bool = True) -> None:
+        """`keep=False` (a dry run, whose state is never saved) keeps no copy of what it read."""
         self.directory = directory
+        self.keep = keep
         self.state = ScanState.load(directory / "state.json")
         self.carry = CarryStore(directory / "carry.json")
         self._changed = False
@@ -118,6 +120,8 @@ class SignalCache:
         return FileScan(file, change, signals, transcript.stats)
 
     def _remember(self, key: str, state: FileState, signals: list[Signal], active: list[Record]) -> None:
+        if not self.keep:
+            return
         state.data = {"version": DETECTOR_VERSION, "signals": [s.to_dict() for s in signals]}
         self.state.files[key] = state
         self._changed = True

@@ -65,3 +65,41 @@ def test_empty_sets_pair_with_nothing_and_a_zero_threshold_is_refused() -> None:
     assert similar_pairs([frozenset(), frozenset(), frozenset({"a"})], 0.5) == []
     with pytest.raises(ValueError):
         similar_pairs([frozenset({"a"})], 0.0)
+
+
+@settings(max_examples=15, deadline=None)
+@given(
+    st.lists(
+        st.frozensets(st.sampled_from([f"w{n}" for n in range(9)]), max_size=9), min_size=300, max_size=400
+    ),
+    THRESHOLDS,
+)
+def test_look_alike_sets_counted_at_once_give_the_same_pairs(
+    sets: list[frozenset[str]], threshold: float
+) -> None:
+    # hundreds of sets over nine words: most share a word with hundreds of others, so most are
+    # compared with all the sets before them at once (the bit-parallel count), not one by one
+    assert similar_pairs(sets, threshold) == all_pairs(sets, threshold)
+
+
+def test_a_template_memory_takes_the_counting_path_and_misses_no_pair(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from consolidate.audit import similar
+
+    counted = []
+    original = similar._Dense.pairs
+
+    def pairs(self: similar._Dense, y: int, *args: object, **kwargs: object) -> None:
+        counted.append(y)
+        original(self, y, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(similar._Dense, "pairs", pairs)
+    verbs, nouns = ["sync", "flush", "rotate", "prune"], ["ledger", "cache", "queue", "token", "quota"]
+    texts = [
+        f"When you {verbs[n % 4]} the {nouns[n % 5]} of section {n % 7}: keep the batch under {n % 3} rows"
+        for n in range(600)
+    ]
+    sets = [tokens(t) for t in texts]
+    assert similar_pairs(sets, 0.4) == all_pairs(sets, 0.4)
+    assert len(counted) > 300

@@ -11,6 +11,7 @@ from consolidate.discover.dedupe import merge_candidates
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.echoes import attach_echoes, is_echo_text
+from consolidate.discover.echopool import MAX_EVIDENCE, EchoPool
 from consolidate.discover.existing import contradicts, negated_terms
 from consolidate.discover.report import Evidence, Learning
 from consolidate.discover.rewrite import third_person
@@ -97,6 +98,37 @@ def test_an_echo_joins_only_a_candidate_it_repeats() -> None:
     attach_echoes([near, far], echoes)
     assert [e.uuid for e in near.evidence] == ["u0", "e1"]
     assert [e.uuid for e in far.evidence] == ["u0"]
+
+
+def test_the_pool_keeps_every_echo_a_report_can_cite_and_no_other() -> None:
+    said = "remind me to amend the .claude sessions"
+    rule = make_signal(
+        "marker",
+        "Remind the user to amend the .claude session files after each commit",
+        quote="q",
+        session="s0",
+        uuid="r",
+        trigger="committing",
+    )
+    turns = [make_signal("echo", said, quote=said, session=f"s{n}", uuid=f"e{n}") for n in range(20)]
+    also = make_signal("echo", said, quote=said, session="s0", uuid="r")  # the rule's own turn
+    twice = make_signal("echo", said, quote=said, session="s1", uuid="e1")  # read again from a copy
+    secret = make_signal(
+        "echo", "deploy with token ghp_" + "a1B2c3D4e5" * 4, quote="q", session="s9", uuid="k"
+    )
+    everything = [turns[0], turns[1], twice, rule, also, secret, *turns[2:]]
+    pool = EchoPool()
+    pool.add_file(everything)
+    kept = [(s.session, s.uuid) for s in pool.signals]
+    assert kept == [("s0", "e0"), ("s1", "e1"), ("s0", "r"), ("s0", "r")] + [
+        (f"s{n}", f"e{n}") for n in range(2, MAX_EVIDENCE)
+    ]
+    # what the report makes of them is what it makes of all of them
+    full, pooled = build_report(everything), build_report(pool.signals)
+    assert [[e.uuid for e in c.evidence] for c in pooled.candidates] == [
+        [e.uuid for e in c.evidence] for c in full.candidates
+    ]
+    assert len(full.candidates[0].evidence) == MAX_EVIDENCE
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,86 @@
+"""The echoes a report can use, kept while the transcripts are scanned (see `echoes`).
+
+A short user turn is kept as an echo in case it says a lesson again, and every such turn of every
+transcript would be held until the report is built. Most cannot matter: away from the exchange
+that taught a rule, an echo joins the one candidate its words point at, and a candidate cites at
+most `MAX_EVIDENCE` moments, so of the echoes that say the same words only the first
+`MAX_EVIDENCE` distinct turns can ever be cited. The pool keeps those; every echo said within an
+exchange — in a session with signals, from five minutes before its first signal's moment to its
+last — where its time decides which candidate it joins; every echo of a turn that a signal cites
+as well (the report passes over those, so they count for nothing); and no echo that carried a
+secret, which the report never uses. What it keeps grows with the distinct short turns and the
+exchanges, not with the transcripts' size.
+
+The report it gives is the one all the echoes give but in one case: a *later* transcript of the
+same session (a copy of it) or a queue item whose signal cites a turn or widens an exchange that
+an echo dropped already would have joined.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+
+from .signals import Signal
+
+ECHO_KIND = "echo"
+MAX_EVIDENCE = 8  # moments a candidate cites at most, echoes included
+EXCHANGE = timedelta(minutes=5)  # an echo this soon before a candidate's first moment is of its exchange
+
+Turn = tuple[str, str]  # (session, uuid)
+
+
+class EchoPool:
+    """Signals in the order they came, with only the echoes a report can use (see the module)."""
+
+    def __init__(self) -> None:
+        self.signals: list[Signal] = []
+        self._cited: set[Turn] = set()  # turns a signal (not an echo) cites
+        self._spans: dict[str, tuple[str, str]] = {}  # session -> first and last moment its signals cite
+        self._turns: dict[str, set[Turn]] = {}  # an echo's words -> the turns kept that say them
+
+    def add_file(self, signals: Iterable[Signal]) -> None:
+        """The signals of one transcript, in order."""
+        found = list(signals)
+        for signal in found:
+            if signal.kind != ECHO_KIND:
+                self._cite(signal.session, signal.uuid, signal.timestamp)
+                for item in signal.also:
+                    self._cite(signal.session, item.get("uuid", ""), item.get("timestamp", ""))
+        for signal in found:
+            if signal.kind != ECHO_KIND or self._usable(signal):
+                self.signals.append(signal)
+
+    def _cite(self, session: str, uuid: str, timestamp: str) -> None:
+        self._cited.add((session, uuid))
+        if timestamp:
+            first, last = self._spans.get(session, (timestamp, timestamp))
+            self._spans[session] = (min(first, timestamp), max(last, timestamp))
+
+    def _usable(self, echo: Signal) -> bool:
+        if echo.redacted:
+            return False
+        turn = (echo.session, echo.uuid)
+        if turn in self._cited or self._in_exchange(echo):
+            return True
+        kept = self._turns.setdefault(echo.principle, set())
+        if turn in kept or len(kept) >= MAX_EVIDENCE:
+            return False
+        kept.add(turn)
+        return True
+
+    def _in_exchange(self, echo: Signal) -> bool:
+        """Said where `echoes` may tie it to a candidate by its time: within its session's signals'
+        span, or in the minutes before it (every candidate's span of a session lies within that)."""
+        if echo.session not in self._spans:
+            return False
+        first, last = self._spans[echo.session]
+        said, start = _time(echo.timestamp), _time(first)
+        return said is not None and start is not None and echo.timestamp < last and said >= start - EXCHANGE
+
+
+def _time(stamp: str) -> datetime | None:
+    try:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
