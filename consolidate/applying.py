@@ -84,17 +84,29 @@ def run_apply(
 
 
 def reject_plan(plan: Plan, settings: Settings, ids: list[str] | None, out: TextIO) -> None:
-    """Apply nothing; the learnings of the proposals `ids` (every proposal when None) are rejected:
-    remembered so that they are not proposed again, their capture-queue items settled."""
-    chosen = plan.select(ids) if ids is not None else plan.select(None)
+    """Apply nothing; the learnings of the proposals `ids` (every proposal when None) and of the
+    learnings set aside among `ids` (S1…) are rejected: remembered so that they are not proposed
+    again, their capture-queue items settled."""
+    from .dream.backlog import Backlog
+    from .dream.run import retire_set_aside
+    from .review import set_aside_learnings
+
+    aside = {sid.casefold(): sid for sid, _ in set_aside_learnings(plan.backlog)}
+    retired = [aside[i.casefold()] for i in ids or [] if i.casefold() in aside]
+    chosen = (
+        plan.select([i for i in ids if i.casefold() not in aside]) if ids is not None else plan.select(None)
+    )
     rejected = [p.id for p in chosen]
     with writing_run(settings):
         _record_learnings(settings, plan, None, rejected)
+        if retired:
+            retire_set_aside(plan, retired, Backlog.load(settings), out)
     ack_queue_items(settings, None, [q for p in chosen for q in queue_ids(p)])
-    out.write(
-        f"rejected {len(rejected)} proposal(s): nothing changed; the rejected learnings will not be "
-        "proposed again\n"
-    )
+    if rejected or not retired:
+        out.write(
+            f"rejected {len(rejected)} proposal(s): nothing changed; the rejected learnings will not be "
+            "proposed again\n"
+        )
 
 
 def _record_learnings(settings: Settings, plan: Plan, report: ApplyReport | None, rejected: list[str]) -> int:

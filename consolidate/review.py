@@ -324,21 +324,52 @@ def show_set_aside(plan: Plan, out: TextIO) -> None:
         )
 
 
+def set_aside_learnings(backlog: list[dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """The learnings a plan sets aside for a reason of their own (a contradiction, say; not the ADD
+    cap), each with the id the review names it by: S1, S2, … in the plan's order."""
+    aside = [item for item in backlog if not str(item.get("reason", "")).startswith("ADD cap")]
+    return [(f"S{number}", item) for number, item in enumerate(aside, start=1)]
+
+
 def show_waiting(backlog: list[dict[str, Any]], out: TextIO) -> None:
     """The learnings a plan leaves in the backlog: each one set aside for a reason of its own (a
-    contradiction, say) on its own line, then how many wait."""
-    capped = [item for item in backlog if str(item.get("reason", "")).startswith("ADD cap")]
-    for item in backlog:
-        if item not in capped:
-            title, reason = _one_line(str(item.get("title", ""))), _one_line(str(item.get("reason", "")))
-            out.write(f"set aside: {title} — {reason}; it waits in the backlog\n")
-    aside = len(backlog) - len(capped)
+    contradiction, say) on its own line with its id, then how many wait."""
+    aside = set_aside_learnings(backlog)
+    for sid, item in aside:
+        title, reason = _one_line(str(item.get("title", ""))), _one_line(str(item.get("reason", "")))
+        out.write(
+            f"set aside {sid}: {title} — {reason}; it waits in the backlog "
+            f"(reject it with --retire {sid} if the remembered entry is right)\n"
+        )
+    capped = len(backlog) - len(aside)
     out.write(
-        f"{len(capped)} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
+        f"{capped} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
         if not aside
         else f"{len(backlog)} more learning(s) wait in the backlog for the next dream "
-        f"({len(capped)} past the ADD cap, {aside} set aside)\n"
+        f"({capped} past the ADD cap, {len(aside)} set aside)\n"
     )
+
+
+def ask_retirements(aside: list[tuple[str, dict[str, Any]]], ask: Ask) -> list[str]:
+    """Which learnings set aside to reject (retire): ids, or nothing to let them all wait. Leaving the
+    prompt raises NoAnswer, as at the approval prompt."""
+    by_key = {sid.casefold(): sid for sid, _ in aside}
+    problem = ""
+    try:
+        while True:
+            picked = ask(
+                f"{problem}Reject set-aside learning(s) ({', '.join(by_key.values())}) because the remembered "
+                "entry is right? ids, or Enter to let them wait: "
+            )
+            typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
+            unknown = [pid for pid in typed if pid.casefold() not in by_key]
+            if not unknown:
+                return [by_key[pid.casefold()] for pid in typed]
+            problem = f"unknown id(s): {', '.join(unknown)}\n"
+    except EOFError:
+        raise NoAnswer("no answer at the prompt (end of input): nothing applied") from None
+    except KeyboardInterrupt:
+        raise NoAnswer("interrupted at the prompt: nothing applied", exit_code=130) from None
 
 
 def show_backlog(waiting: int, out: TextIO) -> None:

@@ -78,9 +78,60 @@ def fold(text: str) -> str:
 
 
 def find_correction(prompt: str) -> str | None:
-    """The first correction phrase in `prompt`, or None."""
+    """The first correction phrase in `prompt`, or None. A prompt that holds none of the phrases'
+    spellings (most prompts) is answered without compiling the pattern (a few milliseconds of a hook
+    that runs on every prompt)."""
     folded = fold(prompt)
-    match = _WORDS.search(folded)
-    if match:
-        return match.group(0)
+    if any(spelling in folded for spelling in _spellings()):
+        match = _WORDS.search(folded)
+        if match:
+            return match.group(0)
     return next((phrase for phrase in _SUBSTRINGS if phrase in prompt), None)
+
+
+_SPELLINGS: list[tuple[str, ...]] = []
+
+
+def _spellings() -> tuple[str, ...]:
+    """Every string a word phrase matches: a text the pattern matches holds one of them."""
+    if not _SPELLINGS:
+        _SPELLINGS.append(
+            tuple(s for phrases in _WORD_PHRASES.values() for p in phrases for s in spell_out(p))
+        )
+    return _SPELLINGS[0]
+
+
+def spell_out(pattern: str) -> list[str]:
+    """Every string `pattern` matches, for a pattern of literal characters, `(?:a|b)` groups and `?`
+    after a character or a group (the only syntax the phrases use; anything else raises ValueError)."""
+    spelled, end = _sequence(pattern, 0)
+    if end != len(pattern):
+        raise ValueError(f"unbalanced phrase: {pattern!r}")
+    return spelled
+
+
+def _sequence(pattern: str, at: int) -> tuple[list[str], int]:
+    spelled = [""]
+    while at < len(pattern) and pattern[at] not in "|)":
+        if pattern.startswith("(?:", at):
+            options, at = _alternatives(pattern, at + 3)
+        elif pattern[at] in "\\[]{}()*+.^$?":
+            raise ValueError(f"unsupported syntax in phrase: {pattern!r}")
+        else:
+            options, at = [pattern[at]], at + 1
+        if pattern.startswith("?", at):
+            options, at = [*options, ""], at + 1
+        spelled = [head + tail for head in spelled for tail in options]
+    return spelled, at
+
+
+def _alternatives(pattern: str, at: int) -> tuple[list[str], int]:
+    options: list[str] = []
+    while True:
+        spelled, at = _sequence(pattern, at)
+        options.extend(spelled)
+        if at >= len(pattern):
+            raise ValueError(f"unbalanced phrase: {pattern!r}")
+        at += 1
+        if pattern[at - 1] == ")":
+            return options, at

@@ -19,7 +19,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--reject",
-        help="apply nothing and retire these learnings (ids, or `all`), so they are not proposed again",
+        help="apply nothing and retire these learnings (ids, a set-aside one's S1 too, or `all` proposals), "
+        "so they are not proposed again",
     )
 
 

@@ -23,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--keep", metavar="IDS", help="also apply these proposals set aside as already recorded, e.g. P5"
     )
+    parser.add_argument(
+        "--retire",
+        metavar="IDS",
+        help="reject these learnings set aside as contradicting a remembered entry, e.g. S1: they are not proposed again",
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the proposals, write nothing")
     parser.add_argument(
         "--json", action="store_true", help="print the plan as JSON on stdout (messages on stderr)"
@@ -56,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     from ..errors import UsageError
 
     if args.background:  # unattended: every failure, even an import, is one line in periodic.log
-        if args.yes or args.only or args.dry_run or args.json or args.plan_out:
+        if args.yes or args.only or args.retire or args.dry_run or args.json or args.plan_out:
             raise UsageError("--background prepares a pending plan and nothing else")
         from ..periodic.background import background_main
 
@@ -72,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
         yes=args.yes,
         only=parse_ids(args.only),
         keep=parse_ids(args.keep),
+        retire=parse_ids(args.retire),
         dry_run=args.dry_run,
         json=args.json,
         plan_out=Path(args.plan_out) if args.plan_out else None,

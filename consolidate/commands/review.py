@@ -22,6 +22,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--reject", action="store_true", help="reject the whole plan: apply nothing and let it go"
     )
+    parser.add_argument(
+        "--retire",
+        metavar="IDS",
+        help="reject these learnings set aside as contradicting a remembered entry, e.g. S1: they are not proposed again",
+    )
     parser.add_argument("--dry-run", action="store_true", help="show the pending plan, write nothing")
     parser.add_argument(
         "--json", action="store_true", help="print the plan as JSON on stdout (messages on stderr)"
@@ -34,7 +39,12 @@ def run(args: argparse.Namespace) -> int:
     from ..periodic.review import review_pending
 
     options = DreamOptions(
-        engine=args.engine, yes=args.yes, only=parse_ids(args.only), dry_run=args.dry_run, json=args.json
+        engine=args.engine,
+        yes=args.yes,
+        only=parse_ids(args.only),
+        retire=parse_ids(args.retire),
+        dry_run=args.dry_run,
+        json=args.json,
     )
     check_options(options)
     if args.reject and (args.yes or args.only or args.dry_run):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import deque
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..lazyre import lazy
 from ..secrets import redact
@@ -426,6 +427,7 @@ _LDECISION, _LREASON, _LDISCUSSION, _LDIRECTIVE, _LGENERALIZER = map(
 )
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def classify_message(masked: str) -> str:
     """ "remember", "decision", "correction" or "" for a lower-cased user message with code masked."""
     masked = masked[:CLASSIFY_LIMIT]

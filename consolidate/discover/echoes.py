@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from datetime import datetime
+from functools import lru_cache
 
 from .echopool import ECHO_KIND, EXCHANGE, MAX_EVIDENCE
 from .existing import contradicts
@@ -28,6 +29,7 @@ MIN_SHARED = 3  # content words it must share with the candidate it joins
 MIN_COVERED = 0.5  # the part of its own content words the candidate says too
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def is_echo_text(text: str) -> bool:
     """Short, not a bare question, with enough words to recognise the lesson it may repeat."""
     stripped = text.strip()

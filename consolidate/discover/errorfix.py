@@ -54,6 +54,7 @@ class FailedCall:
     error: str
     fixed: bool = False
     code_changed: bool = False  # a file was edited after the failure: a retry may work because of it
+    usage: bool | None = None  # the failure says the call itself was wrong (worked out once, see `_usage`)
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
             continue
         if command_head(before).split()[0] in _EXPLORATION:
             continue
-        usage = USAGE_ERROR.search(error_gist(call.error) + "\n" + call.error[:400])
+        usage = _usage(call)
         if not usage and (call.code_changed or not options_only(before, command)):
             continue
         call.fixed = True
@@ -111,6 +112,13 @@ def find_fix(use: ToolUse, failed: deque[FailedCall]) -> Fix | None:
             failed_command=before,
         )
     return None
+
+
+def _usage(call: FailedCall) -> bool:
+    """Whether the failure says the call itself was wrong; each later call of the turn asks again."""
+    if call.usage is None:
+        call.usage = bool(USAGE_ERROR.search(error_gist(call.error) + "\n" + call.error[:400]))
+    return call.usage
 
 
 def fix_principle(head: str, before: str, after: str, error: str) -> str:

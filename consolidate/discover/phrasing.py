@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lazyre import lazy
 from . import lexicon
@@ -24,6 +25,7 @@ _POLITE = lazy(
     re.IGNORECASE,
 )
 _LETS = lazy(r"^\s*let'?s\s+", re.IGNORECASE)
+_LDIRECTIVE, _LCORRECTION_CUE = map(lexicon.lowered, (lexicon.DIRECTIVE, lexicon.CORRECTION_CUE))
 
 
 def _body(text: str) -> str:
@@ -37,6 +39,7 @@ def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def directive_principle(text: str) -> str:
     """The part of a correction (or a rejection reason) that says what to do instead."""
     chosen: list[str] = []
@@ -45,7 +48,8 @@ def directive_principle(text: str) -> str:
             sentence = _ZH_LEAD.sub("", _LEAD.sub("", sentence))
         if not sentence or sentence.endswith(("?", "？")) and not chosen:
             continue
-        if lexicon.DIRECTIVE.search(sentence) or lexicon.CORRECTION_CUE.search(sentence):
+        lowered = sentence.lower()
+        if _LDIRECTIVE.search(lowered) or _LCORRECTION_CUE.search(lowered):
             chosen.append(sentence)
         elif chosen:
             break

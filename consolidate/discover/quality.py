@@ -14,6 +14,11 @@ from . import lexicon
 from .signals import Signal
 from .text import content_size
 
+# Twins of the lexicon's patterns for lower-cased text (see `lexicon.lowered`).
+_LGENERIC, _LTRANSIENT, _LGENERALIZER, _LBEHAVIOUR = map(
+    lexicon.lowered, (lexicon.GENERIC, lexicon.TRANSIENT, lexicon.GENERALIZER, lexicon.BEHAVIOUR)
+)
+
 MIN_CONTENT = 3
 MIN_RULE = 4  # words a rule said in passing needs to stand alone without the conversation around it
 _SAID_IN_PASSING = frozenset({"remember", "preference", "correction", "rejection"})
@@ -45,9 +50,9 @@ def rejection_reason(signal: Signal) -> str:
     if signal.kind in ("marker", "queue"):
         return ""
     lowered = principle.lower()
-    if lexicon.GENERIC.search(lowered):
+    if _LGENERIC.search(lowered):
         return "generic"
-    if lexicon.TRANSIENT.search(lowered) and not lexicon.GENERALIZER.search(lowered):
+    if _LTRANSIENT.search(lowered) and not _LGENERALIZER.search(lowered):
         return "transient"
     if signal.kind in _NEEDS_GENERALITY and not signal.standing and not _generalises(principle):
         return "one-off"
@@ -139,7 +144,7 @@ def form_problem(principle: str, explicit: bool = False) -> str:
         return ""
     if _LITERAL_EDIT.match(text):
         return "one-off"
-    if _ONE_OFF_EDIT.search(text) and not lexicon.GENERALIZER.search(text.lower()):
+    if _ONE_OFF_EDIT.search(text) and not _LGENERALIZER.search(text.lower()):
         return "one-off"
     return ""
 
@@ -164,6 +169,6 @@ _CONDITIONAL_BAN = lazy(
 def _generalises(principle: str) -> bool:
     """A rule, not a one-off request: "always/never", "X instead of Y", or a ban with its condition."""
     lowered = principle.lower()
-    if lexicon.GENERALIZER.search(lowered) or lexicon.BEHAVIOUR.search(lowered):
+    if _LGENERALIZER.search(lowered) or _LBEHAVIOUR.search(lowered):
         return True
     return bool(_ALTERNATIVE.search(lowered) or _CONDITIONAL_BAN.search(lowered))

@@ -9,6 +9,7 @@ a branch\\" loses its command word and the escape (its leading "When …" become
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lazyre import lazy
 
@@ -171,6 +172,7 @@ _FIRST_PERSON = [
 _LONE_I = lazy(r"\bI\b")
 
 
+@lru_cache(maxsize=1024)
 def third_person(text: str) -> str:
     """A rule the user said, with "I" and "me" as "the user" (a later session reading "so I can review"
     would take "I" for itself); left as said when some "I" would not read right."""

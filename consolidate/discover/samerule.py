@@ -550,7 +550,7 @@ def anchors_said(said: Text, known: Text) -> bool:
     code span of the same shape (or one a general form covers), or written out in its prose
     (`.claude/*` in "remind about .claude/ files"); `make test` is not said by `make`."""
     for anchor in said.anchors:
-        if any(_matches(anchor, k) for k in known.anchors):
+        if any(_matches(anchor, k) or _names_file(anchor, k) for k in known.anchors):
             continue
         core = anchor.strip("*/ .…").removesuffix("...").strip()
         if not core or not re.search(rf"(?<![\w-]){re.escape(core)}(?![\w-])", known.flat):
@@ -621,6 +621,17 @@ def _matches(anchor: str, known: str) -> bool:
     if len(parts) != len(pattern) or not any(p in _PLACEHOLDER for p in pattern):
         return False
     return all(p in _PLACEHOLDER or p == a for a, p in zip(parts, pattern, strict=True))
+
+
+def _names_file(anchor: str, known: str) -> bool:
+    """A file named by its base name: `chore-N` for `notes/chores-N.md` (a plural `s` either way)."""
+    name, dot, extension = known.rpartition("/")[2].rpartition(".")
+    if not dot or not extension.isalnum() or len(anchor) < 4 or not re.fullmatch(r"[\w-]+", anchor):
+        return False
+    return _SINGULAR.sub("", anchor.casefold()) == _SINGULAR.sub("", name.casefold())
+
+
+_SINGULAR = lazy(r"(?<=[a-z])s(?![a-z])")  # the plural `s` of each word: `chores-N` and `chore-N` alike
 
 
 def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:

@@ -10,8 +10,9 @@ from ..lazyre import lazy
 _FENCE = lazy(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
 _INLINE_CODE = lazy(r"`[^`\n]*`")
 _QUOTED_LINE = lazy(r"^\s*>.*$", re.MULTILINE)
+# The look-behinds all hold at the same place, so the cheap one (a sentence's end) is tried first.
 _SENTENCE_END = lazy(
-    r"(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)(?<=[.!?。！？])\s+|(?<=[。！？])|\n+"
+    r"(?<=[.!?。！？])(?<!\bi\.e\.)(?<!\be\.g\.)(?<!\betc\.)(?<!\bvs\.)\s+|(?<=[。！？])|\n+"
 )
 _CYRILLIC = lazy(r"[А-Яа-яЁё]")
 _CJK = lazy(r"[\u3400-\u9fff]")

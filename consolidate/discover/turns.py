@@ -111,7 +111,9 @@ _GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going 
 FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
 
 
-_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE = map(lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE))
+_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE, _LGENERALIZER = map(
+    lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE, lexicon.GENERALIZER)
+)
 
 
 @lru_cache(maxsize=4096)
@@ -143,6 +145,7 @@ _STEP_VERB = lazy(
     r"set|clean|verify|mark|name|record|note|post|send|sync|reset|revert|stop)\w*\b",
     re.IGNORECASE,
 )
+_LINE_END_COLON = lazy(r":[^\S\n]*(?:\n|\Z)")
 _LEAD_FILLER = lazy(r"^\s*(?:no|nope|ok|okay|actually|well|fyi|note|so)\b[,.:!]?\s*", re.IGNORECASE)
 
 
@@ -151,9 +154,11 @@ def workflow_rule(text: str) -> str:
     """A procedure laid out as a list after a lead-in ("Merging is done like this:\n1. push the
     branch\n2. open a PR …") as one rule: "When merging: push the branch, open a PR, …, then …".
     "" unless there are two to eight steps, each an action, under a lead-in that names a procedure."""
-    if "\n" not in text or len(text) > 1500:
+    if "\n" not in text or ":" not in text or len(text) > 1500:
         return ""
     masked = mask_code(text) if "```" in text else text
+    if not _LINE_END_COLON.search(masked):  # the lead-in's line ends in ':' (a cheap test of that first)
+        return ""
     for lead in _PROCEDURE_LEAD.finditer(masked):
         if not _PROCEDURE_CUE.search(lead.group(0)) or lead.group(0).rstrip().endswith("?:"):
             continue
@@ -222,7 +227,7 @@ def ordered_correction(masked: str, text: str, use: ToolUse | None) -> bool:
     before (or after) what the assistant just did is a correction of it (`masked`: lower-cased, no code)."""
     if use is None or not lexicon.has_any(masked, _ORDER_KEYS):
         return False
-    return bool(_ORDER.search(masked) and lexicon.DIRECTIVE.search(masked)) and names_action(text, use)
+    return bool(_LORDER.search(masked) and _LDIRECTIVE.search(masked)) and names_action(text, use)
 
 
 _MEMORY_KEYS = (
@@ -240,6 +245,7 @@ _MEMORY_KEYS = (
 )
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def is_memory_request(text: str) -> bool:
     if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
         return False
@@ -271,6 +277,7 @@ def rule_clauses(text: str) -> list[str]:
     return found
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def rule_sentence(text: str) -> str:
     """The sentence of a turn that states a rule, as an instruction ("" when none does)."""
     best = ""
@@ -280,9 +287,7 @@ def rule_sentence(text: str) -> str:
         if (
             not sentence
             or features(sentence) == 0
-            and not (
-                lexicon.DIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence))
-            )
+            and not (_LDIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence)))
         ):
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):
@@ -409,7 +414,7 @@ def not_yet_a_rule(turn: Turn) -> bool:
     if DOUBT.search(prose):
         return True
     return bool(
-        INCIDENT.match(prose) and not turn.reply.commitment and not lexicon.GENERALIZER.search(prose.lower())
+        INCIDENT.match(prose) and not turn.reply.commitment and not _LGENERALIZER.search(prose.lower())
     )
 
 

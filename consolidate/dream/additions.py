@@ -18,6 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import line_problems
 
+from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..models import Candidate, Layer
 from ..plan import CONTRADICT_WARNING
@@ -220,6 +221,12 @@ class _State:
                 return
             if verdict.category != "RECORDED":
                 matched = None
+            elif candidate.category == "CONTRADICT":
+                # the scan read a statement as its opposite (a fenced example line, say) where the dream's
+                # matcher finds the learning stated as it is: recorded, so no contradiction either
+                assert matched is not None
+                candidate = candidate.model_copy(update={"category": "UPDATE", "related": matched.text})
+                placed = candidate.on_layer(layer)
             if number == 0 and target is not None and matched is None:
                 drafts.append(self._edit(placed, target))
             elif matched is not None:
@@ -391,16 +398,23 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
             needed = SAME_SESSION_ALIKE if lead is not None and _same_session(candidate, lead) else ALIKE
             if lead is not None and score >= needed and set(candidate.layers) == set(lead.layers):
                 groups[position][1].append(candidate)
+            elif (general := _case_of(candidate, [g for _, g in groups])) is not None:
+                groups[general][1].append(candidate)  # one rule and its special case are one learning
             else:  # the index holds one text per group, so positions match
                 groups.append((order, [candidate]))
                 index.add(f"{candidate.trigger} {candidate.principle}")
     merged = []
     for order, group in groups:
-        best = max(group, key=_speaks_best)
+        widest = [c for c in group if not any(special_case(c, o) for o in group if o is not c)]
+        best = max(widest or group, key=_speaks_best)  # the general rule speaks for its special cases
         others = [
             c.principle
             for c in group
-            if c is not best and coverage(words(c.principle), words(best.principle)) < 1.0
+            if c is not best
+            and (
+                coverage(words(c.principle), words(best.principle)) < 1.0
+                or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
+            )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(
@@ -416,6 +430,42 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     first = [m for m in merged if m[0] == 0 and len(streams) > 1]
     rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
     return [(c, q) for _, c, q in first + rest]
+
+
+def _negations(text: str) -> set[str]:
+    """The negation words of a text, which the content words leave out."""
+    return set(_NEGATION.findall(text.lower()))
+
+
+_NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|nicht|не|нельзя|никогда|不|别|asla|değil)\b")
+
+
+def _case_of(candidate: Candidate, groups: list[list[Candidate]]) -> int | None:
+    """The group whose lead is the general rule of `candidate`, or the special case of it."""
+    for position, group in enumerate(groups):
+        lead = group[0]
+        if set(candidate.layers) == set(lead.layers) and (
+            special_case(candidate, lead) or special_case(lead, candidate)
+        ):
+            return position
+    return None
+
+
+_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def special_case(one: Candidate, other: Candidate) -> bool:
+    """Is `one` a special case of `other`: every command it names in backticks is one of the programs
+    `other` names, with arguments (`tspec clippy` instead of `cargo clippy` for `tspec` instead of
+    `cargo`), and `other` says the rest of its words, with the same polarity?"""
+    spans = [s.split() for s in _SPAN.findall(one.principle)]
+    programs = {s.strip() for s in _SPAN.findall(other.principle) if len(s.split()) == 1}
+    if not spans or not programs or not all(len(s) > 1 and s[0] in programs for s in spans):
+        return False
+    if {s[0] for s in spans} != programs or contradicts(one.principle, other.principle):
+        return False
+    rest = words(_SPAN.sub(" ", one.principle))
+    return not rest or coverage(rest, words(other.principle)) >= 1.0
 
 
 def _speaks_best(candidate: Candidate) -> tuple[bool, bool, float, int]:

@@ -138,7 +138,7 @@ class Backlog:
         states: dict[str, tuple[Candidate, list[str]]] = {}
         for proposal in plan.proposals:
             extra = proposal.model_extra or {}
-            key, learning = extra.get("learning_id"), _candidate(extra.get("learning"))
+            key, learning = extra.get("learning_id"), candidate_of(extra.get("learning"))
             if not key or learning is None:
                 continue
             state = (
@@ -161,7 +161,7 @@ class Backlog:
                 [
                     (c, str(item.get("reason", "")))
                     for item in plan.backlog
-                    if (c := _candidate(item.get("learning")))
+                    if (c := candidate_of(item.get("learning")))
                 ]
             )
 
@@ -184,7 +184,8 @@ class Backlog:
         atomic_write(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
-def _candidate(data: Any) -> Candidate | None:
+def candidate_of(data: Any) -> Candidate | None:
+    """The learning a plan records (its `learning` field), None when it is not one."""
     try:
         return Candidate.model_validate(data) if isinstance(data, dict) else None
     except ValidationError:

@@ -105,21 +105,24 @@ def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
 def joins(candidate: Candidate, target: Remembered) -> bool:
     """May an UPDATE of this CLAUDE.md block be written beside it? Beside a bullet (a sibling item), or
     nested under a numbered step whose action is the rule's own ("Bump …" under "2. Bump the version");
-    a rule that restates the whole block replaces it. Never a loose item after a paragraph or a code
-    block, where it would split the text from what follows; never under an unrelated step."""
-    if (
-        candidate.category != "UPDATE"
-        or target.layer not in ("L0", "L1")
-        or _restates(target.text, candidate)
-    ):
+    a rule that restates the whole block replaces it, keeping its list marker — unless the block is a
+    numbered step: a step is never replaced (the list keeps its numbering and its shape). Never a loose
+    item after a paragraph or a code block, where it would split the text from what follows; never
+    under an unrelated step."""
+    if candidate.category != "UPDATE" or target.layer not in ("L0", "L1"):
         return True
-    marker = LIST_MARKER.match(target.text)
-    if marker is None:
-        return False
-    if marker["marker"][0].isdigit():
+    if numbered(target.text):  # a step of a procedure is never replaced, only added to
         step = _action(strip_marker(target.text.splitlines()[0]))
         return bool(step) and step == _action(candidate.principle)
-    return True
+    if _restates(target.text, candidate):
+        return True
+    return LIST_MARKER.match(target.text) is not None
+
+
+def numbered(block: str) -> bool:
+    """Is the block a step of a numbered list?"""
+    marker = LIST_MARKER.match(block)
+    return marker is not None and marker["marker"][0].isdigit()
 
 
 _ACTOR = frozenset(
@@ -228,8 +231,8 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
     rule = rule_block(candidate)
     listed = bool(LIST_MARKER.match(block))
     if candidate.category == "UPDATE":
-        if _restates(block, candidate):
-            new = _as_block(rule, listed)
+        if _restates(block, candidate) and not numbered(block):
+            new = _in_place_of(block, rule) if listed else rule  # the item keeps its own marker
             rationale = f"UPDATE: restates “{_first_line(block)}” with what is new"
         else:
             new = block + rule_after(block, rule)
@@ -240,7 +243,7 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
             kept = _drop_code_line(block, line)
             new = kept + rule_after(kept, rule)
         else:
-            new = block.replace(line, _in_place_of(line, rule), 1)
+            new = block.replace(line, _in_place_of(line, _as_step(rule) if numbered(line) else rule), 1)
         rationale = f"CONTRADICT: replaces “{flat(strip_marker(line))}”"
     change = {"op": "replace_text", "file": target.file, "old": block, "new": new}
     return Edit(target.file, target.section, target.layer, [change], rationale)
@@ -254,8 +257,10 @@ def _in_place_of(line: str, rule: str) -> str:
     return marker.group(0) + rule.replace("\n  ", "\n" + " " * len(marker.group(0)))
 
 
-def _as_block(rule: str, listed: bool) -> str:
-    return f"- {rule}" if listed else rule
+def _as_step(rule: str) -> str:
+    """A rule written as a step of a procedure: the procedure's lead-in says when, so no bold
+    `**When …:**` of its own."""
+    return re.sub(r"^\*\*[^*\n]+:\*\*\s+", "", rule, count=1)
 
 
 def rule_after(block: str, rule: str) -> str:

@@ -18,8 +18,8 @@ from memory_layout.wellformed import code_spans, line_problems
 from ..models import Candidate
 from .drafts import plain
 from .similarity import coverage, words
-from .titles import flat, mend, title_of
-from .topics import is_rule, when_it_matters
+from .titles import first_sentence, flat, mend, title_of
+from .topics import DESCRIPTION_CHARS, is_rule, when_it_matters
 
 KIND_TYPE = {
     "correction": "feedback",
@@ -100,18 +100,34 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
         metadata["learned"] = learned
     if session:
         metadata["originSessionId"] = session
-    # A short name, and a description that says when the learning matters (never a cut one, and never
-    # the name again: a reader deciding whether to open the file learns nothing from a repeat).
-    whole = plain(title_of(candidate), 10_000)
+    # A short name, and a description that says when the learning matters — never the name again: a
+    # reader deciding whether to open the file learns nothing from a repeat. The whole rule follows the
+    # moment only when the name had to leave part of it out, and only when it fits whole (never a cut).
     name = plain(title_of(candidate, 50), 10_000)
-    said = when_it_matters(candidate.trigger, whole, candidate.layer == "L0")
-    description = said if not said.endswith("…") else whole
-    if description == name:
-        description = plain(flat(mend(candidate.principle)), 10_000).rstrip(".")
-    if description == name:
-        description = when_it_matters("", whole, candidate.layer == "L0")
+    rule = readable(candidate.principle)
+    description = when_it_matters(candidate.trigger, rule, candidate.layer == "L0")
+    if coverage(words(rule), words(name)) < 1.0:
+        for said in (rule, readable(first_sentence(flat(mend(candidate.principle))))):
+            if (
+                coverage(words(said), words(name)) < 1.0
+                and len(f"{description}: {said}") <= DESCRIPTION_CHARS
+            ):
+                description = f"{description}: {said}"
+                break
     matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
     return matter + "\n".join(body_lines(candidate)).rstrip("\n") + "\n"
+
+
+_SENTENCE_STOP = re.compile(r"(?<=[\w`)\]\"'”])[.。]$")
+_DECORATION = re.compile(r"\*\*|__|\s*(?:→|->)\s*$")
+_LINKED = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+def readable(text: str) -> str:
+    """A rule on one line as a description says it: whole, code spans kept, bold, links and the
+    closing full stop of its last sentence gone (never the `.` of a code span or an argument)."""
+    said = _DECORATION.sub("", _LINKED.sub(r"\1", flat(mend(text)))).strip()
+    return _SENTENCE_STOP.sub("", said)
 
 
 def updated_topic(old: str, candidate: Candidate, *, today: str | None = None) -> str:

@@ -23,7 +23,9 @@ from ..progress import Progress
 from ..review import (
     Ask,
     ask_approval,
+    ask_retirements,
     preview_group_diff,
+    set_aside_learnings,
     show_backlog,
     show_plan,
     show_set_aside,
@@ -31,7 +33,7 @@ from ..review import (
 )
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from .backlog import Backlog
+from .backlog import Backlog, candidate_of
 from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
@@ -43,6 +45,7 @@ class DreamOptions:
     yes: bool = False
     only: list[str] | None = None
     keep: list[str] | None = None  # proposals set aside as already recorded, to apply anyway
+    retire: list[str] | None = None  # learnings set aside (S1…) to reject; None: ask on a terminal
     dry_run: bool = False
     json: bool = False
     plan_out: Path | None = None
@@ -75,12 +78,13 @@ class MadePlan:
 
 @dataclass
 class Decision:
-    """What the review decided: the ids to apply (None: apply nothing), whether L0 is confirmed, and
-    the ids the person rejected."""
+    """What the review decided: the ids to apply (None: apply nothing), whether L0 is confirmed, the
+    ids the person rejected, and the learnings set aside (S1…) they rejected."""
 
     ids: list[str] | None
     confirm_l0: bool = False
     rejected: list[str] = field(default_factory=list)
+    retired: list[str] = field(default_factory=list)
 
 
 def run_dream(
@@ -154,6 +158,8 @@ def settle_plan(
     scope = write_scope(settings)
     l0 = l0_proposals(plan, scope)
     decision = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
+    if decision.retired and not options.dry_run:
+        retire_set_aside(plan, decision.retired, backlog, out)
     if decision.ids is None:
         show_backlog(len(backlog), out)
         settled = [] if options.dry_run else made.settle_queue
@@ -179,6 +185,21 @@ def settle_plan(
     acked = ack_queue_items(settings, report, rejected_queue + made.settle_queue)
     discard_pending(pending_dir(settings.state_dir, settings.memory_dir))  # this review supersedes it
     return DreamResult(plan, made.gathered, report, acked, decided=True)
+
+
+def retire_set_aside(plan: Plan, ids: list[str], backlog: Backlog, out: TextIO) -> None:
+    """Reject learnings set aside (the remembered entry is right): retired like any rejected learning,
+    whether or not the rest of the plan is applied."""
+    chosen = dict(set_aside_learnings(plan.backlog))
+    for sid in ids:
+        learning = candidate_of(chosen[sid].get("learning"))
+        if learning is not None:
+            backlog.reject([learning])
+            title = " ".join(str(chosen[sid].get("title", "")).split())
+            out.write(
+                f"rejected {sid}: {title} — the remembered entry stands; it will not be proposed again\n"
+            )
+    backlog.save()
 
 
 def _current_backlog(settings: Settings) -> Backlog:
@@ -223,29 +244,45 @@ def review_plan(
     if keep:
         plan.select(keep)  # unknown ids are a usage error before anything is applied
         keep = plan.expand(keep)
+    aside = set_aside_learnings(plan.backlog)
+    retired = _retired(options.retire or [], aside)
     if options.dry_run:
         return Decision(None)
     if options.only is not None:
         plan.select(options.only)
-        return Decision(plan.expand(options.only), True)
+        return Decision(plan.expand(options.only), True, retired=retired)
     if options.yes:
         return Decision(
             [p.id for p in plan.select(None)]
-            + [k for k in keep if k not in {p.id for p in plan.select(None)}]
+            + [k for k in keep if k not in {p.id for p in plan.select(None)}],
+            retired=retired,
         )
     if options.json or options.plan_out:
-        return Decision(None)
-    if not plan.proposals:
-        return Decision([])
-    if ask is None and not is_terminal(stdin):
+        return Decision(None, retired=retired)
+    terminal = ask is not None or is_terminal(stdin)
+    if not plan.proposals and not (terminal and aside and options.retire is None):
+        return Decision([], retired=retired)
+    if not terminal:
         warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
-        return Decision(None)
+        return Decision(None, retired=retired)
     rejected: list[str] = []
     set_aside = [p for p in plan.proposals if p.skipped is not None]
     approved = ask_approval(
         plan.select(None), ask or ask_on_terminal, l0, plan.groups, set_aside=set_aside, rejected=rejected
     )
-    return Decision(approved, True, rejected)
+    if options.retire is None and aside:
+        retired = ask_retirements(aside, ask or ask_on_terminal)
+    return Decision(approved, True, rejected, retired)
+
+
+def _retired(ids: list[str], aside: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """The set-aside learnings named (any case); an unknown id is a usage error before anything is applied."""
+    by_key = {sid.casefold(): sid for sid, _ in aside}
+    unknown = [sid for sid in ids if sid.casefold() not in by_key]
+    if unknown:
+        known = ", ".join(by_key.values()) or "none"
+        raise UsageError(f"--retire {','.join(unknown)}: no such learning set aside (set aside: {known})")
+    return [by_key[sid.casefold()] for sid in ids]
 
 
 def _diffs(plan: Plan, scope: WriteScope | None) -> Callable[[list[Proposal]], str]:
@@ -323,8 +360,10 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
 def check_options(options: DreamOptions) -> None:
     if options.yes and options.only:
         raise UsageError("--yes and --only are exclusive: --only already says what to apply")
-    if options.prepare and (options.yes or options.only or options.dry_run):
+    if options.prepare and (options.yes or options.only or options.retire or options.dry_run):
         raise UsageError("--prepare applies nothing: review the pending plan with `consolidate review`")
+    if options.dry_run and options.retire:
+        raise UsageError("--dry-run writes nothing, not even a rejection: drop --dry-run or --retire")
     if options.dry_run and options.plan_out:
         raise UsageError(
             "--dry-run writes nothing, not even a plan: drop --dry-run (with --plan-out nothing is applied)"

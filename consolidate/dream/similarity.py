@@ -1,12 +1,15 @@
-"""Does a remembered text already say what a candidate says? Coverage of meaning, not token overlap.
+"""Are two candidates one learning, and is a candidate a rejected learning again? Word coverage.
+
+Whether a rule is already stated (by memory, CLAUDE.md or the team memory) is `discover.matcher`'s
+decision, not this module's: here near-duplicate candidates merge (`additions.merge_alike`) and a
+rejected learning is known in other words (`Backlog.was_rejected`).
 
 A text's content words (Markdown, link targets and stop words left out; character pairs for scripts
 without spaces) are compared with rapidfuzz: a word counts as said when the other text has the same
 word or one within a small edit distance (dependency / dependencies, config / configs). `coverage(a, b)`
 is the share of a's words that b says, and `says(a, b)` is that share, or nothing when b misses a
-command or name a puts in backticks. A candidate is already recorded when an entry's whole text
-covers it (`RECORDED`); two candidates are one learning when each covers most of the other. Coverage
-is asymmetric on purpose: a short title whose words all appear in a long candidate says far less than
+command or name a puts in backticks. Two candidates are one learning when each covers most of the
+other. Coverage is asymmetric on purpose: a short title whose words all appear in a long candidate says far less than
 the candidate, so it never makes the candidate a duplicate.
 """
 
@@ -19,7 +22,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-RECORDED = 0.8  # an entry that says this much of a candidate already records it
+RECORDED = 0.8  # the share `says` once took for "already recorded": the bench of scorers compares at it
 ALIKE = 0.75  # two candidates that each say this much of the other are one learning
 MIN_WORDS = 3  # fewer content words than this is too little to judge by
 _WORD_MATCH = 90  # rapidfuzz ratio for two words to count as the same word (a typo away)

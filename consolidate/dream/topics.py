@@ -119,19 +119,18 @@ def title(principle: str) -> str:
 
 
 def when_it_matters(trigger: str, principle: str, everywhere: bool = False) -> str:
-    """One line saying when the rule matters, for deciding whether to open the file."""
-    takeaway = principle.strip().rstrip(".")
-    condition = trigger.strip().removeprefix("When ").removeprefix("when ")
+    """When the rule matters, for deciding whether to open the file: the trigger as a condition
+    ("When bumping the version"), else the moment or the tool the rule names ("When about to use pip",
+    "Before pushing"), else the scope it holds in ("In every session in this project")."""
+    takeaway = principle.strip()
+    condition = trigger.strip().rstrip(":").strip().removeprefix("When ").removeprefix("when ")
     if condition:
-        line = f"When {condition}: {takeaway}"
-    elif match := _INSTEAD.search(takeaway):
-        line = f"When about to use {match['other'].strip()}: {takeaway}"
-    elif match := _NEVER.search(takeaway):
-        line = f"When about to {match['act'].strip()}: {takeaway}"
-    elif match := _MOMENT.search(takeaway):
+        return f"When {condition}"
+    if match := _INSTEAD.search(takeaway):
+        return f"When about to use {match['other'].strip()}"
+    if (match := _NEVER.search(takeaway)) and (act := match["act"].strip().rstrip("….;:, ")):
+        return f"When about to {act}"
+    if match := _MOMENT.search(takeaway):
         moment = match["when"].strip()
-        line = f"{moment[:1].upper()}{moment[1:]}: {takeaway}"
-    else:
-        scope = "every session of every project" if everywhere else "every session in this project"
-        line = f"In {scope}: {takeaway}"
-    return line if len(line) <= DESCRIPTION_CHARS else line[: DESCRIPTION_CHARS - 1].rstrip() + "…"
+        return f"{moment[:1].upper()}{moment[1:]}"
+    return "In every session of every project" if everywhere else "In every session in this project"

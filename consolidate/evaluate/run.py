@@ -20,9 +20,9 @@ from typing import Any
 from memory_layout import measure_index
 
 from ..apply import apply_plan
+from ..discover.matcher import Matcher
 from ..dream.gather import gather
 from ..dream.orient import orient
-from ..dream.similarity import RECORDED, Index
 from ..dream.synthesize import synthesize
 from ..engines.offline import OfflineEngine
 from ..plan import Proposal
@@ -77,14 +77,15 @@ def run_scenario(scenario: Scenario) -> dict[str, Any]:
 
 def _duplicate_adds(applied: list[Proposal], again: list[Proposal]) -> int:
     """ADDs of the second run that say what the first run already added (text or evidence)."""
-    index = Index(p.summary for p in applied if p.action == "ADD")
+    stated = Matcher.of_texts([p.summary for p in applied if p.action == "ADD"])
     quotes = {e.quote for p in applied if p.action == "ADD" for e in p.evidence if e.quote}
     return sum(
         1
         for p in again
         if p.action == "ADD"
         and (
-            index.covering(p.summary)[0] >= RECORDED or any(e.quote in quotes for e in p.evidence if e.quote)
+            stated.judge(p.summary).category == "RECORDED"
+            or any(e.quote in quotes for e in p.evidence if e.quote)
         )
     )
 

@@ -45,17 +45,17 @@ def review_pending(
         made = _current(settings, pending, options, out=out, err=err)
         rebuilt = made.plan is not pending.plan
         shown.write(header(made) + "\n\n")
-        if rebuilt and (options.yes or options.only is not None or reject):
+        if rebuilt and (options.yes or options.only is not None or options.retire or reject):
             # ids and "all" were chosen on the old plan: never apply them to proposals nobody has seen
             settle_plan(
                 settings, made, replace(options, yes=False, only=None, dry_run=True), out=shown, stdin=stdin
             )
             raise ConsolidateError(
                 "the pending plan was rebuilt, so nothing was applied: its proposals may differ from the ones "
-                "--yes/--only/--reject was chosen on; read them above and run `consolidate review` again"
+                "--yes/--only/--retire/--reject was chosen on; read them above and run `consolidate review` again"
             )
         if reject:  # a decision like any other: nothing applied, the learnings rejected
-            options, ask = replace(options, json=False), lambda _: "r"
+            options, ask = replace(options, json=False, retire=options.retire or []), lambda _: "r"
         result = settle_plan(settings, made, options, out=shown, stdin=stdin, ask=ask)
         if not result.decided and not options.dry_run:
             shown.write("the pending plan is kept: `consolidate review` shows it again\n")

@@ -9,12 +9,11 @@ from urllib.parse import quote
 from memory_layout import INDEX, TEAM_DIR, MemoryTree
 from memory_layout.pointers import retarget_links
 
+from ..discover.matcher import Matcher
 from ..dream.drafts import Draft, plain
 from ..dream.orient import Snapshot
-from ..dream.similarity import Index
-from .layer import LAYER, provenance_of, team_units, unit_text
-
-DUPLICATE = 0.75
+from .layer import LAYER, provenance_of, team_units
+from .stated import HELD_BACK, rules_of, stated_by
 
 
 def seed_drafts(snapshot: Snapshot, stale: set[tuple[str, int]]) -> tuple[list[Draft], list[str]]:
@@ -23,7 +22,7 @@ def seed_drafts(snapshot: Snapshot, stale: set[tuple[str, int]]) -> tuple[list[D
     team = snapshot.team
     if team is None:
         return [], ["no team memory to seed from"]
-    mine = Index(k.text for k in snapshot.known if k.layer != LAYER)
+    mine: Matcher | None = None  # what the memory dir and both CLAUDE.md files state, read when needed
     have = _provenances(snapshot.tree)
     names = set(snapshot.tree.files)
     drafts, notes = [], []
@@ -39,9 +38,16 @@ def seed_drafts(snapshot: Snapshot, stale: set[tuple[str, int]]) -> tuple[list[D
         if any(_identity(m) in have for m in marks if m):
             notes.append(f"already in your memory: {summary}")
             continue
-        score, _ = mine.covering(unit_text(team, unit))
-        if score >= DUPLICATE:
+        if mine is None:
+            mine = Matcher.of_texts([k.text for k in snapshot.known if k.layer != LAYER])
+        verdict = stated_by(mine, rules_of(team, unit.entry, unit.topics))
+        if verdict.category == "RECORDED":
             notes.append(f"already in your memory (in other words): {summary}")
+            continue
+        if verdict.category in HELD_BACK:
+            notes.append(
+                f"not seeded (your memory says otherwise: “{plain(verdict.related, 80)}”): {summary}"
+            )
             continue
         drafts.append(_seed(unit.entry.content, unit.section, unit.topics, team, names, summary, marks))
     return drafts, notes

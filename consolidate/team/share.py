@@ -16,9 +16,9 @@ from typing import Any
 
 from memory_layout import INDEX, MemoryTree, main_checkout
 
+from ..discover.matcher import Matcher
 from ..dream.drafts import Draft, plain
 from ..dream.orient import Snapshot
-from ..dream.similarity import Index
 from .copies import (
     MemoryUnit,
     content_digest,
@@ -43,8 +43,8 @@ from .layer import (
     unit_text,
 )
 from .privacy import personal_reason, refusal
+from .stated import HELD_BACK, rules_of, stated_by
 
-DUPLICATE = 0.75  # as alike as the dream's duplicates
 SETUP = "SETUP"  # the category of the proposal that creates the folder and its import line
 
 
@@ -69,8 +69,10 @@ class _Team:
     tree: MemoryTree | None
     own: dict[str, str] = field(default_factory=dict)  # source in my memory → team topic, what I shared
     names: set[str] = field(default_factory=set)  # taken team file names (planned ones included)
-    alike: Index = field(default_factory=lambda: Index([]))
-    texts: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # what teammates shared: each entry with its topic files
+
+    def stating(self) -> Matcher:
+        return Matcher.of_texts(self.texts)
 
 
 def share_drafts(snapshot: Snapshot, request: ShareRequest) -> SharePlanDrafts:
@@ -102,8 +104,7 @@ def _read_team(tree: MemoryTree | None, request: ShareRequest) -> _Team:
     mine = set(team.own.values())
     for unit in team_units(tree):
         if mine.isdisjoint(unit.topics):  # what I shared is matched by its source, not by its words
-            team.texts.append(plain(unit.entry.content, 80))
-            team.alike.add(unit_text(tree, unit))
+            team.texts.append(unit_text(tree, unit))
     return team
 
 
@@ -129,6 +130,7 @@ class _Planner:
         self.team = _read_team(snapshot.team, request)
         self.roots = _roots(snapshot.settings.layout.git_root)
         self.notes: list[str] = []
+        self._stated: Matcher | None = None  # read when a learning is first compared with the team's
 
     @property
     def index(self) -> str:
@@ -149,11 +151,18 @@ class _Planner:
             self.notes.append(f"kept private ({private}; --include-personal shares it): {unit.summary}")
             return None
         own = self.team.own.get(unit.key)
-        if own is None and self.team.tree is not None:
-            score, position = self.team.alike.covering(text)
-            if score >= DUPLICATE:
+        if own is None and self.team.texts:
+            if self._stated is None:
+                self._stated = self.team.stating()
+            verdict = stated_by(self._stated, rules_of(self.tree, unit.entry, unit.topics))
+            related = plain(verdict.related, 80)
+            if verdict.category == "RECORDED":
+                self.notes.append(f"already shared: {unit.summary} (the team has “{related}”)")
+                return None
+            if verdict.category in HELD_BACK:
                 self.notes.append(
-                    f"already shared: {unit.summary} (the team has “{self.team.texts[position]}”)"
+                    f"not shared (the team memory says otherwise: “{related}”; settle it with the team): "
+                    f"{unit.summary}"
                 )
                 return None
         return self._copy(unit, own)

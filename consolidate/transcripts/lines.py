@@ -182,8 +182,9 @@ def iter_json_blocks(
 ) -> Iterator[list[dict[str, Any]]]:
     """The records `iter_json_lines` gives, a chunk's worth at a time, for a reader that needs only where
     the last one ended (`stats.offset`). The kept lines of a chunk are decoded in one `decode_lines`
-    call when given (it must return one dict per JSON value); a chunk it refuses, or whose lines it does
-    not decode one to one, is parsed line by line."""
+    call when given (it must return one value per JSON value, as `decode` does: a typed decoder gives
+    only objects); a chunk it refuses, or whose lines it does not decode one to one, is parsed line by
+    line."""
     reader = _ChunkedLines(handle, stats, max_line_bytes)
     unwanted = _unwanted(skip_prefixes, skip_markers)
     try:
@@ -194,8 +195,9 @@ def iter_json_blocks(
             lines = [line for line in parts if line is not None and len(line) <= max_line_bytes]
             stats.oversized += len(parts) - len(lines)
             if unwanted is not None:
-                lines = [line for line in lines if not unwanted(line)]
-            lines = [line for line in lines if line and not line.isspace()]
+                lines = [line for line in lines if line and not unwanted(line) and not line.isspace()]
+            else:
+                lines = [line for line in lines if line and not line.isspace()]
             yield _parse_block(lines, stats, decode, decode_lines)
     finally:
         stats.lines += reader.count
@@ -228,6 +230,9 @@ def _parse(line: bytes, stats: LineStats, decode: Decode | None) -> dict[str, An
             record = decode(line)
         except (ValueError, RecursionError):
             record = None
+        else:  # a typed decoder gives only what it was made for (an object's fields)
+            stats.records += 1
+            return record
     if record is None:
         try:
             record = _decode(line.decode("utf-8"))[0]

@@ -214,6 +214,11 @@ def _read_content(record: Record, content: Any) -> None:
         elif kind == "tool_result":
             text = _result_text(block.get("content"))
             results.append(ToolResult(_str(block.get("tool_use_id")), bool(block.get("is_error")), text))
+    set_content(record, texts, uses, results)
+
+
+def set_content(record: Record, texts: list[str], uses: list[ToolUse], results: list[ToolResult]) -> None:
+    """Give the record the content blocks read (an empty kind keeps its shared empty tuple)."""
     if texts:
         record.texts = texts
     if uses:

@@ -139,6 +139,7 @@ def read_transcript(
 
             fast = record_decoders()
             one, many = (fast.one, fast.lines) if fast is not None else (None, None)
+            envelope = fast.record if fast is not None else normalize  # what msgspec decoded
             blocks = iter_json_blocks(
                 handle, transcript.stats, max_line_bytes, METADATA_PREFIXES, markers, one, many
             )
@@ -146,7 +147,7 @@ def read_transcript(
             for block in blocks:
                 for raw in block:
                     line_no += 1
-                    record = normalize(raw, line_no)
+                    record = normalize(raw, line_no) if raw.__class__ is dict else envelope(raw, line_no)
                     if record is not None:
                         transcript.records.append(record)
             transcript.end_offset = max(start, transcript.stats.offset)

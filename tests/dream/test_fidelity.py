@@ -459,8 +459,9 @@ def test_a_contradiction_never_replaces_a_line_about_something_else(acme, capsys
     assert code == 0, err
     assert acme.claude_md.read_text() == before and "[EDIT]" not in out
     assert (
-        "set aside: Never use `cargo install`; install with `acme install --path .` — would replace a line "
-        "about something else: “Ensure a recent build is installed:”; it waits in the backlog\n"
+        "set aside S1: Never use `cargo install`; install with `acme install --path .` — would replace a line "
+        "about something else: “Ensure a recent build is installed:”; it waits in the backlog "
+        "(reject it with --retire S1 if the remembered entry is right)\n"
     ) in out
     assert _waiting(acme) == ["Never use `cargo install`; install with `acme install --path .`"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")  # not settled: it comes back
@@ -497,7 +498,7 @@ def test_a_rule_saying_the_opposite_of_an_entry_is_not_already_recorded(acme, ca
     assert code == 0, err
     assert "already recorded" not in out and "[ADD]" not in out
     assert (
-        "set aside: Do not commit the session files after each code change — says the opposite of “Remember to "
+        "set aside S1: Do not commit the session files after each code change — says the opposite of “Remember to "
         "commit the session files after each code change.”"
     ) in out
 
@@ -518,7 +519,9 @@ def test_a_contradiction_is_never_settled_it_waits_and_comes_back(acme, capsys) 
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
     code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes")
     assert code == 0, err
-    assert "set aside: Do not commit the session files after each code change — says the opposite of" in out
+    assert (
+        "set aside S1: Do not commit the session files after each code change — says the opposite of" in out
+    )
     assert _waiting(acme) == ["Do not commit the session files after each code change"]
 
 
@@ -537,6 +540,118 @@ def test_a_confident_contradiction_is_offered_marked_and_never_applied_by_yes(ac
         in out
     )
     assert _waiting(acme) == [contradict["principle"]]  # not applied, not rejected: it comes back
+
+
+SESSIONS_RULE = "\n## Sessions\n\n- Remember to commit the session files after each code change.\n"
+OPPOSITE = "Do not commit the session files after each code change"
+
+
+def test_a_set_aside_learning_rejected_with_retire_is_gone_next_dream(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + SESSIONS_RULE)
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(candidate(OPPOSITE, layers=["L1"])), "--yes")
+    assert code == 0, err
+    assert _waiting(acme) == [OPPOSITE]  # not rejected: it waits
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--retire", "s9")
+    assert code == 2 and "--retire s9: no such learning set aside (set aside: S1)" in err
+    assert _waiting(acme) == [OPPOSITE]
+    code, out, err = acme.dream(capsys, acme.report(name="later"), "--yes", "--retire", "s1")
+    assert code == 0, err
+    assert f"rejected S1: {OPPOSITE} — the remembered entry stands; it will not be proposed again" in out
+    assert _waiting(acme) == [] and acme.claude_md.read_text() == before
+    again = candidate(OPPOSITE, layers=["L1"], session="another")  # the sessions say it again
+    reworded = candidate(
+        "Never commit the session files after a code change.", layers=["L1"], session="third"
+    )
+    code, out, err = acme.dream(capsys, acme.report(again, reworded, name="again"), "--yes")
+    assert code == 0, err
+    assert "set aside" not in out and _waiting(acme) == [] and acme.claude_md.read_text() == before
+    assert "dropped (rejected in an earlier review): Never commit the session files" in err + out
+
+
+def test_review_of_a_pending_plan_rejects_a_set_aside_learning_only_when_named(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + SESSIONS_RULE)
+    fix = candidate("Run `acme lint` before `acme test`", layers=["L2"])
+
+    def review(*args: str) -> tuple[int, str, str]:
+        code = main(["review", str(acme.project), "--claude-home", str(acme.home), *args])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    engine = acme.report(candidate(OPPOSITE, layers=["L1"]), fix)
+    assert acme.dream(capsys, engine, "--prepare")[0] == 0
+    code, out, err = review("--reject")  # the proposals rejected; the set-aside learning is not
+    assert code == 0, err
+    assert "rejected S1" not in out and "Lint" not in " ".join(_waiting(acme))
+    other = candidate("Run `acme doc` after changing a public API", layers=["L2"])  # `fix` was rejected
+    engine = acme.report(candidate(OPPOSITE, layers=["L1"]), other, name="again")
+    assert acme.dream(capsys, engine, "--prepare")[0] == 0
+    code, out, err = review("--retire", "S1")  # no terminal: nothing applied, the rejection recorded
+    assert code == 0, err
+    assert f"rejected S1: {OPPOSITE}" in out and "no terminal to confirm on" in err
+    assert _waiting(acme) == [] and "[ADD]" in out and "journaled" not in out
+    assert acme.dream(capsys, acme.report(candidate(OPPOSITE, layers=["L1"]), name="third"), "--yes")[0] == 0
+    assert _waiting(acme) == []
+
+
+def test_apply_reject_of_a_saved_plan_retires_a_set_aside_learning(acme, capsys, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + SESSIONS_RULE)
+    plan = tmp_path / "plan.json"
+    engine = acme.report(candidate(OPPOSITE, layers=["L1"]))
+    assert acme.dream(capsys, engine, "--plan-out", str(plan))[0] == 0
+    code = main(
+        [
+            "apply",
+            str(plan),
+            "--project",
+            str(acme.project),
+            "--claude-home",
+            str(acme.home),
+            "--reject",
+            "s1",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"rejected S1: {OPPOSITE} — the remembered entry stands" in out and "0 proposal(s)" not in out
+    code, out, err = acme.dream(
+        capsys, acme.report(candidate(OPPOSITE, layers=["L1"]), name="again"), "--yes"
+    )
+    assert code == 0, err
+    assert "set aside" not in out and _waiting(acme) == []
+
+
+def test_on_a_terminal_a_set_aside_learning_is_rejected_by_id_and_enter_lets_it_wait(acme) -> None:  # type: ignore[no-untyped-def]
+    import io
+
+    from consolidate.dream.run import DreamOptions, run_dream
+
+    acme.claude_md.write_text(acme.claude_md.read_text() + SESSIONS_RULE)
+    fix = candidate("Run `acme lint` before `acme test`", layers=["L2"])
+    prompts: list[str] = []
+
+    def dream(name: str, *answers: str) -> str:
+        replies = iter(answers)
+        out = io.StringIO()
+        run_dream(
+            acme.settings,
+            DreamOptions(engine=acme.report(candidate(OPPOSITE, layers=["L1"]), fix, name=name)),
+            out=out,
+            err=io.StringIO(),
+            stdin=io.StringIO(),
+            ask=lambda prompt: (prompts.append(prompt), next(replies))[1],
+        )
+        return out.getvalue()
+
+    dream("first", "a", "")  # apply the proposals, let the set-aside learning wait
+    assert prompts[-1].startswith("Reject set-aside learning(s) (S1) because the remembered entry is right?")
+    assert _waiting(acme) == [OPPOSITE]
+    said = dream("second", "a", "S7", "S1")  # an unknown id is asked again
+    assert "unknown id(s): S7" in prompts[-1]
+    assert f"rejected S1: {OPPOSITE}" in said and _waiting(acme) == []
+    asked = len(prompts)
+    assert "set aside S" not in dream("third", "a", "a")  # the sessions say it again: dropped as rejected
+    assert not any(p.startswith("Reject set-aside") for p in prompts[asked:])
 
 
 def _waiting(acme) -> list[str]:  # type: ignore[no-untyped-def]

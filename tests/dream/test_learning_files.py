@@ -26,10 +26,54 @@ def test_the_description_of_any_learning_is_not_its_name(kind: str) -> None:
     name, description = _matter(candidate)
     assert description != name
     assert description.startswith("When adding a dependency: ")
+    assert description.endswith("stays in sync with the declared dependencies")  # the whole rule, not cut
     assert len(name) <= 60
 
 
 def test_a_short_rule_without_a_trigger_still_gets_a_description_of_its_own() -> None:
     name, description = _matter(Candidate(kind="correction", principle="Use pnpm.", trigger=""))
     assert name == "Use pnpm"
-    assert description != name and description.endswith("Use pnpm")
+    assert description == "In every session in this project"
+
+
+def test_a_rule_its_name_says_whole_gets_only_when_it_matters() -> None:
+    name, description = _matter(
+        Candidate(kind="remember", principle="Always bump version.", trigger="bumping the version")
+    )
+    assert name == "Always bump version"
+    assert description == "When bumping the version"
+
+
+def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
+    name, description = _matter(
+        Candidate(
+            kind="error-fix", principle="For `vc-x1 push`, omit `-R .`.", trigger="running `vc-x1 push`"
+        )
+    )
+    assert description == "When running `vc-x1 push`"
+    name, description = _matter(
+        Candidate(
+            kind="error-fix",
+            principle="Pass `-R .` to `vc-x1 push`. Then check the remote branch before you open the pull request.",
+            trigger="running `vc-x1 push`",
+        )
+    )
+    assert name == "Pass -R . to vc-x1 push"
+    assert description == (
+        "When running `vc-x1 push`: Pass `-R .` to `vc-x1 push`. Then check the remote branch before you open "
+        "the pull request"
+    )
+
+
+def test_a_description_is_never_cut_mid_text() -> None:
+    long_rule = "Run `make check` before every push, " + "and keep every generated file in step with it, " * 4
+    name, description = _matter(
+        Candidate(kind="preference", principle=long_rule.strip(" ,") + ".", trigger="")
+    )
+    assert not description.endswith("…")
+    assert description == "Before every push" or description.startswith("In every session")
+
+
+def test_a_moment_taken_from_the_rule_never_ends_in_an_ellipsis() -> None:
+    _, description = _matter(Candidate(kind="correction", principle="never deploy … ; deploy", trigger=""))
+    assert description == "When about to deploy"

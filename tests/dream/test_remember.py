@@ -133,7 +133,7 @@ def test_frontmatter_has_a_title_a_when_and_the_type_of_its_section(example, cap
     matter = parse_document(body).frontmatter
     assert matter is not None
     assert matter.name == "Use git switch instead of git checkout"
-    assert matter.description == "When about to use git checkout: Use git switch instead of git checkout"
+    assert matter.description == "When about to use git checkout"
     assert matter.type == "feedback" and name.startswith("feedback_")
     index = (example.memory_dir / "MEMORY.md").read_text()
     section = index[: index.index(name)].rsplit("\n## ", 1)[1].split("\n", 1)[0]

@@ -172,3 +172,42 @@ def test_a_stale_claude_md_rule_is_flagged_too(alice: Clone, capsys) -> None:  #
     conventions = brief.split("## Conventions")[1]
     assert "- ⚠ **Conventions** — Settings live in `src/app/config.py`." in conventions
     assert "src/app/settings.py" in conventions.split("\n## ")[0]
+
+
+def test_seed_leaves_out_a_rule_the_memory_states_in_other_words_not_one_sharing_a_command(
+    alice: Clone, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    makefile = alice.path / "Makefile"
+    makefile.write_text(makefile.read_text() + "deploy:\n\t./deploy.sh\n")
+    alice.team.mkdir(parents=True)
+    (alice.team / "MEMORY.md").write_text(
+        "# Team Memory\n\n## Project\n"
+        "- **After the tests pass, deploy the build right away** with `make deploy` so staging runs it. → [detail](deploy.md)\n"
+        "- **When `make deploy` times out:** rerun it with `TIMEOUT=600`. → [detail](timeout.md)\n"
+    )
+    (alice.team / "deploy.md").write_text(
+        _topic(
+            "deploy",
+            "Deploy the build with `make deploy` right after the tests pass.",
+            "correction",
+            "2026-11-27",
+        )
+    )
+    (alice.team / "timeout.md").write_text(
+        _topic(
+            "timeout", "When `make deploy` times out, rerun it with `TIMEOUT=600`.", "error-fix", "2026-11-28"
+        )
+    )
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Project\n"
+            "- **When the tests pass:** deploy it ASAP with `make deploy` so we try it on staging. → [detail](project_deploy.md)\n",
+            "project_deploy.md": "---\nname: deploy\ndescription: deploy\nmetadata:\n  type: project\n---\n"
+            "Once all the tests pass, deploy it ASAP with `make deploy` so we try it on staging.\n",
+        }
+    )
+    code, out, err = onboard(alice, capsys, "--seed", "--yes")
+    assert code == 0, err
+    assert "already in your memory (in other words): After the tests pass, deploy the build right away" in out
+    index = (alice.memory / "MEMORY.md").read_text()
+    assert "TIMEOUT=600" in index and "right away" not in index

@@ -161,14 +161,24 @@ def test_a_copy_the_team_edited_is_not_overwritten(alice: Clone, capsys) -> None
     assert "Saturdays" in copy.read_text()
 
 
-def test_what_a_teammate_already_shared_is_not_shared_again(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
-    alice.team.mkdir(parents=True)
-    (alice.team / "MEMORY.md").write_text(
-        "# Team Memory\n\n## Project\n- **When migrating data:** staging is read-only on Fridays; wait for Monday. → [detail](staging.md)\n"
+def bob_shared(clone: Clone, section: str, line: str, topic_name: str, body: str) -> None:
+    """The team folder holds one entry Bob shared: its index line and its topic file."""
+    clone.team.mkdir(parents=True)
+    (clone.team / "MEMORY.md").write_text(
+        f"# Team Memory\n\n## {section}\n- {line} → [detail]({topic_name})\n"
     )
-    (alice.team / "staging.md").write_text(
-        "---\nname: staging\nprovenance:\n  shared_by: Bob\n  source: staging.md\n---\n"
-        "Staging is read-only on Fridays: migrations wait until Monday.\n"
+    (clone.team / topic_name).write_text(
+        f"---\nname: {topic_name[:-3]}\nprovenance:\n  shared_by: Bob\n  source: {topic_name}\n---\n{body}\n"
+    )
+
+
+def test_what_a_teammate_already_shared_is_not_shared_again(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    bob_shared(
+        alice,
+        "Project",
+        "**When migrating data:** staging is read-only on Fridays; wait for Monday.",
+        "staging.md",
+        "Staging is read-only on Fridays: migrations wait until Monday.",
     )
     alice.write_memory(memory(alice))
     plan = plan_of(alice, capsys)
@@ -233,3 +243,51 @@ def test_a_project_rule_about_language_or_a_quoted_why_is_not_personal(alice: Cl
     )
     plan = plan_of(alice, capsys)
     assert len(plan["proposals"]) == 3, plan["notes"]  # the folder, and both rules
+
+
+DEPLOY_LINE = "**After the tests pass, deploy the build right away** with `make deploy` so staging runs it."
+DEPLOY_TOPIC = "Deploy the build right away with `make deploy` after the tests pass, so staging runs it."
+
+
+def test_a_rule_the_team_states_in_other_words_is_not_shared_one_that_shares_a_command_is(
+    alice: Clone, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    bob_shared(alice, "Project", DEPLOY_LINE, "deploy.md", DEPLOY_TOPIC)
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Project\n"
+            "- **When the tests pass:** deploy it ASAP so we try it on staging. → [detail](project_deploy.md)\n"
+            "- **When `make deploy` times out:** rerun it with `TIMEOUT=600`. → [detail](project_timeout.md)\n",
+            "project_deploy.md": topic(
+                "deploy", "Once all the tests pass, deploy it ASAP so we try it on staging."
+            ),
+            "project_timeout.md": topic(
+                "timeout", "When `make deploy` times out, rerun it with `TIMEOUT=600`."
+            ),
+        }
+    )
+    plan = plan_of(alice, capsys)
+    summaries = [p["summary"] for p in plan["proposals"]]
+    assert not any("ASAP" in s for s in summaries)  # the same rule in other words: the team has it
+    assert any(n.startswith("already shared:") and "ASAP" in n and "right away" in n for n in plan["notes"])
+    assert any("TIMEOUT=600" in s for s in summaries)  # it only names the team rule's command
+
+
+def test_a_rule_that_says_the_opposite_of_the_teams_is_held_back(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    bob_shared(
+        alice,
+        "Git",
+        "**When pushing:** never force-push to `main`.",
+        "push.md",
+        "Never force-push to `main`.",
+    )
+    alice.write_memory(
+        {
+            "MEMORY.md": "# Project Memory\n\n## Git\n"
+            "- **When pushing:** force-push to `main`. → [detail](project_push.md)\n",
+            "project_push.md": topic("push", "Force-push to `main`."),
+        }
+    )
+    plan = plan_of(alice, capsys)
+    assert not any("force-push" in p["summary"] for p in plan["proposals"])
+    assert any(n.startswith("not shared (the team memory says otherwise") for n in plan["notes"])

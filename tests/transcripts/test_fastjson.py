@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import io
 import json
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,6 +16,7 @@ from hypothesis import strategies as st
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import LineStats, TranscriptFile, fastjson, iter_json_lines, read_transcript
 from consolidate.transcripts.lines import iter_json_blocks
+from consolidate.transcripts.records import Record, normalize
 
 msgspec = pytest.importorskip("msgspec")
 
@@ -41,7 +44,7 @@ def _stdlib(data: bytes, cap: int) -> tuple[list[dict], LineStats]:
     return [record for _, record in iter_json_lines(io.BytesIO(data), stats, cap)], stats
 
 
-def _blocks(data: bytes, cap: int) -> tuple[list[dict], LineStats]:
+def _blocks(data: bytes, cap: int) -> tuple[list[Any], LineStats]:
     decoders = fastjson.record_decoders()
     assert decoders is not None
     stats = LineStats()
@@ -49,10 +52,11 @@ def _blocks(data: bytes, cap: int) -> tuple[list[dict], LineStats]:
     return [record for block in blocks for record in block], stats
 
 
-def _narrow(record: dict) -> dict:
-    """What the typed decoder keeps of a record: the envelope and the message content."""
-    keep = fastjson._Envelope.__annotations__
-    return {k: v for k, v in record.items() if k in keep}
+def _records(values: list) -> list[Record | None]:
+    """The `Record` of each value read: a dict from the standard parser, an envelope from msgspec."""
+    decoders = fastjson.record_decoders()
+    assert decoders is not None
+    return [normalize(v, 0) if isinstance(v, dict) else decoders.record(v, 0) for v in values]
 
 
 @settings(max_examples=60, deadline=None)
@@ -61,16 +65,53 @@ def test_typed_decoder_agrees_with_the_standard_parser(lines: list[bytes], cap: 
     data = b"\n".join(lines) + (b"\n" if lines else b"") + (b'{"type": "user", "trunc' if tail else b"")
     expected, expected_stats = _stdlib(data, cap)
     got, got_stats = _blocks(data, cap)
-    assert [_narrow(r) for r in got] == [_narrow(r) for r in expected]
+    assert _records(got) == [normalize(r, 0) for r in expected]
     assert got_stats == expected_stats
+
+
+_RECORD_LINES = [
+    *_ODD_LINES,
+    b'{"type":"assistant","uuid":"a1","parentUuid":"u1","sessionId":"s","timestamp":"t","isSidechain":1,'
+    b'"message":{"id":"m1","content":[{"type":"text","text":"ok"},{"type":"tool_use","id":"t1","name":"Bash",'
+    b'"input":{"command":"make"}},{"type":"thinking","thinking":"x"}]}}',
+    b'{"type":"user","uuid":"u2","parentUuid":null,"logicalParentUuid":"u0","isMeta":false,'
+    b'"isVisibleInTranscriptOnly":true,"origin":{"kind":"human"},"message":{"content":[{"type":"tool_result",'
+    b'"tool_use_id":"t1","is_error":true,"content":[{"type":"text","text":"boom"},{"type":"image"}]}]}}',
+    b'{"type":"user","uuid":7,"sessionId":["s"],"subtype":"x","isCompactSummary":"yes","message":{"id":5,'
+    b'"content":[{"type":"tool_result","content":"' + b"r" * 2100 + b'"},{"type":"text","text":null}]}}',
+    b'{"type":"user","message":{"content":[]}}',
+    b'{"type":"user","message":null}',
+    b'{"parentUuid":"p","type":"progress","data":{"type":"hook_progress"}}',
+    b'{"type":"summary","summary":"title"}',
+    b'{"type":"attachment","uuid":"x","message":{"content":"not read for an attachment"}}',
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_RECORD_LINES), max_size=12), st.booleans())
+def test_transcripts_read_the_same_records_with_and_without_msgspec(lines: list[bytes], lean: bool) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "s.jsonl"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        file = TranscriptFile(path, "s")
+        fast = read_transcript(file, lean=lean)
+        saved, fastjson._decoders[:] = list(fastjson._decoders), [None]
+        try:
+            slow = read_transcript(file, lean=lean)
+        finally:
+            fastjson._decoders[:] = saved
+    assert fast.records == slow.records
+    assert fast.stats == slow.stats and fast.end_offset == slow.end_offset
 
 
 def test_refused_lines_are_read_by_the_standard_parser() -> None:
     data = b"\n".join(_ODD_LINES) + b"\n"
     got, stats = _blocks(data, 1 << 20)
-    assert [r.get("message") for r in got[:2]] == [{"content": "hi"}, "not an object"]
+    assert got[0].message.content == "hi"  # an envelope of the fields read
+    assert got[1] == {"type": "user", "message": "not an object"}  # a dict from the standard parser
     assert stats.bad_json == 3  # "not json", the array, the undecodable bytes
-    assert "toolUseResult" not in got[4]  # skipped inside the parser
+    assert not hasattr(got[4], "toolUseResult")  # skipped inside the parser
+    assert got[4].message.content == "ok"
 
 
 def test_transcript_reads_the_same_with_and_without_msgspec(
