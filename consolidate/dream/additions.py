@@ -85,6 +85,8 @@ def quality_problem(candidate: Candidate) -> str | None:
         " ".join([candidate.title, candidate.principle, candidate.trigger, candidate.detail, candidate.why])
     ):
         return "contains a secret"
+    if re.match(r"(?:…|\.\.\.)", flat(mend(text))):
+        return "not a complete rule: it begins mid-sentence"
     fragment = [p for p in line_problems(flat(mend(text)), entry=True) if p.startswith("ends")]
     if fragment:
         return f"not a complete rule: it {fragment[0]}"

@@ -1,11 +1,12 @@
 """Property: whatever text an agent reports, synthesis writes every line whole (the suite runs with
-CONSOLIDATE_STRICT_LINES=1, so a broken line raises) and every word of the principle lands somewhere."""
+CONSOLIDATE_STRICT_LINES=1, so a broken line raises) and every word of the principle lands somewhere: written,
+named in a note, or in a learning the plan leaves waiting in the backlog."""
 
 from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from consolidate.dream.drafts import plain
@@ -39,8 +40,19 @@ candidates = st.builds(
 )
 
 
+def _learning(principle: str) -> Candidate:
+    return Candidate(
+        kind="correction",
+        principle=principle,
+        layers=["L0"],
+        evidence=[EvidenceRef(session="s", quote=principle)],
+    )
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(found=st.lists(candidates, min_size=1, max_size=3))
+# a learning that negates the fixture's smoke-run line is set aside: it waits in the backlog
+@example(found=[_learning("deploy deploy deploy"), _learning("`make smoke` (staging) never deploy")])
 def test_every_written_line_is_whole(tmp_path_factory, found) -> None:  # type: ignore[no-untyped-def]
     project = build_project(tmp_path_factory.mktemp("p"))
     snapshot = orient(project.settings, create=False)
@@ -52,7 +64,10 @@ def test_every_written_line_is_whole(tmp_path_factory, found) -> None:  # type: 
         for field in ("text", "new", "content")
     ).lower()
     notes = " ".join(synthesis.notes).lower()
+    waiting = {item["principle"] for item in synthesis.plan.backlog}
     for candidate in found:
-        dropped = plain(candidate.principle, 70).rstrip("…").lower() in notes
+        dropped = (
+            plain(candidate.principle, 70).rstrip("…").lower() in notes or candidate.principle in waiting
+        )
         for word in re.findall(r"[a-z]{4,}", candidate.principle.lower()):
             assert dropped or word in written
