@@ -20,7 +20,7 @@ from ..imports import imported_texts
 from ..marker import read_marker
 from ..settings import Settings
 from ..transcripts.session import TranscriptFile
-from .echopool import EchoPool
+from .echopool import Echo, EchoPool
 from .report import Learning, ScanReport
 from .reportcache import cached_report
 from .scanner import SignalCache
@@ -124,8 +124,9 @@ def _run(
     return report
 
 
-def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
-    """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped)."""
+def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> ScanReport:
+    """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped).
+    An echo may come as a signal or as the pool's `Echo`."""
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
@@ -133,12 +134,13 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
     from .quality import rejection_reason
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
-    members = [m for s in signals if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
-    signals = [s for s in signals if s.kind not in (ECHO_KIND, EPISODE_KIND)]
-    stats: Counter[str] = Counter(signals=len(signals))
+    full = [s for s in signals if isinstance(s, Signal)]
+    members = [m for s in full if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
+    rules = [s for s in full if s.kind not in (ECHO_KIND, EPISODE_KIND)]
+    stats: Counter[str] = Counter(signals=len(rules))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
-    for signal in signals:
+    for signal in rules:
         reason = rejection_reason(signal)
         if reason:
             stats[f"dropped_{reason.replace(' ', '_').replace('-', '_')}"] += 1
@@ -175,7 +177,7 @@ def build_report(signals: list[Signal], memory: MemoryTexts = ()) -> ScanReport:
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)
-    attach_episode_turns(candidates, members, signals)
+    attach_episode_turns(candidates, members, rules)
     candidates.sort(key=lambda c: (-(c.impact * c.confidence), -c.frequency, c.principle))
     report = ScanReport(candidates=candidates, dropped_queue_ids=dropped_queue)
     report.stats.update(stats)

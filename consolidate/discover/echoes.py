@@ -13,10 +13,11 @@ its own.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from functools import lru_cache
 
-from .echopool import ECHO_KIND, EXCHANGE, MAX_EVIDENCE
+from .echopool import ECHO_KIND, EXCHANGE, MAX_EVIDENCE, Echo
 from .existing import contradicts
 from .report import Evidence, Learning
 from .signals import Signal
@@ -38,7 +39,7 @@ def is_echo_text(text: str) -> bool:
     return content_size(mask_code(stripped)) >= MIN_ECHO
 
 
-def _between(echo: Signal, span: dict[str, tuple[str, str]]) -> bool:
+def _between(echo: Signal | Echo, span: dict[str, tuple[str, str]]) -> bool:
     """Said in the same session between the moments the candidate cites, or in the minutes just before
     the first: part of that exchange, so the words it shares need not be half of its own."""
     first, last = span.get(echo.session, ("", ""))
@@ -55,7 +56,7 @@ def _time(stamp: str) -> datetime | None:
         return None
 
 
-def attach_echoes(candidates: list[Learning], echoes: list[Signal]) -> None:
+def attach_echoes(candidates: list[Learning], echoes: Sequence[Signal | Echo]) -> None:
     """Each echo joins the one candidate whose principle it repeats best (in place); the rest are dropped."""
     if not candidates or not echoes:
         return

@@ -14,12 +14,16 @@ exchanges, not with the transcripts' size.
 The report it gives is the one all the echoes give but in one case: a *later* transcript of the
 same session (a copy of it) or a queue item whose signal cites a turn or widens an exchange that
 an echo dropped already would have joined.
+
+An echo kept is held as an `Echo` tuple of the six texts the report reads from it (its quote the
+same string as its words when they are equal), not as a `Signal`: a third of the memory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from .signals import Signal
 
@@ -30,11 +34,36 @@ EXCHANGE = timedelta(minutes=5)  # an echo this soon before a candidate's first 
 Turn = tuple[str, str]  # (session, uuid)
 
 
+class Echo(NamedTuple):
+    """An echo signal as the report reads it (`echoes.attach_echoes`): a kept echo never carried a secret."""
+
+    session: str
+    uuid: str
+    timestamp: str
+    principle: str
+    quote: str
+    file: str
+
+    @property
+    def kind(self) -> str:  # read like a signal's
+        return ECHO_KIND
+
+    @property
+    def redacted(self) -> bool:
+        return False
+
+    @classmethod
+    def of(cls, signal: Signal) -> Echo:
+        quote = signal.principle if signal.quote == signal.principle else signal.quote  # one string, not two
+        return cls(signal.session, signal.uuid, signal.timestamp, signal.principle, quote, signal.file)
+
+
 class EchoPool:
-    """Signals in the order they came, with only the echoes a report can use (see the module)."""
+    """Signals in the order they came, with only the echoes a report can use (see the module), those
+    as `Echo` tuples."""
 
     def __init__(self) -> None:
-        self.signals: list[Signal] = []
+        self.signals: list[Signal | Echo] = []
         self._cited: set[Turn] = set()  # turns a signal (not an echo) cites
         self._spans: dict[str, tuple[str, str]] = {}  # session -> first and last moment its signals cite
         self._turns: dict[str, set[Turn]] = {}  # an echo's words -> the turns kept that say them
@@ -47,9 +76,12 @@ class EchoPool:
                 self._cite(signal.session, signal.uuid, signal.timestamp)
                 for item in signal.also:
                     self._cite(signal.session, item.get("uuid", ""), item.get("timestamp", ""))
+        starts: dict[str, datetime | None] = {}  # the spans do not move while the file's echoes are judged
         for signal in found:
-            if signal.kind != ECHO_KIND or self._usable(signal):
+            if signal.kind != ECHO_KIND:
                 self.signals.append(signal)
+            elif self._usable(signal, starts):
+                self.signals.append(Echo.of(signal))
 
     def _cite(self, session: str, uuid: str, timestamp: str) -> None:
         self._cited.add((session, uuid))
@@ -57,11 +89,11 @@ class EchoPool:
             first, last = self._spans.get(session, (timestamp, timestamp))
             self._spans[session] = (min(first, timestamp), max(last, timestamp))
 
-    def _usable(self, echo: Signal) -> bool:
+    def _usable(self, echo: Signal, starts: dict[str, datetime | None]) -> bool:
         if echo.redacted:
             return False
         turn = (echo.session, echo.uuid)
-        if turn in self._cited or self._in_exchange(echo):
+        if turn in self._cited or self._in_exchange(echo, starts):
             return True
         kept = self._turns.setdefault(echo.principle, set())
         if turn in kept or len(kept) >= MAX_EVIDENCE:
@@ -69,14 +101,18 @@ class EchoPool:
         kept.add(turn)
         return True
 
-    def _in_exchange(self, echo: Signal) -> bool:
+    def _in_exchange(self, echo: Signal, starts: dict[str, datetime | None]) -> bool:
         """Said where `echoes` may tie it to a candidate by its time: within its session's signals'
         span, or in the minutes before it (every candidate's span of a session lies within that)."""
         if echo.session not in self._spans:
             return False
         first, last = self._spans[echo.session]
-        said, start = _time(echo.timestamp), _time(first)
-        return said is not None and start is not None and echo.timestamp < last and said >= start - EXCHANGE
+        if not echo.timestamp < last:
+            return False
+        if echo.session not in starts:
+            starts[echo.session] = _time(first)
+        said, start = _time(echo.timestamp), starts[echo.session]
+        return said is not None and start is not None and said >= start - EXCHANGE
 
 
 def _time(stamp: str) -> datetime | None:

@@ -12,11 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..fsutil import atomic_write
+from .echopool import Echo
 from .report import Evidence, Learning, ScanReport
 from .signals import Signal
 
@@ -32,16 +33,19 @@ _SOURCES = (
 
 def cached_report(
     directory: Path,
-    signals: list[Signal],
+    signals: Sequence[Signal | Echo],
     memory: Mapping[str, str] | list[str],
-    build: Callable[[list[Signal], Mapping[str, str] | list[str]], ScanReport],
+    build: Callable[[Sequence[Signal | Echo], Mapping[str, str] | list[str]], ScanReport],
     *,
     save: bool = True,
 ) -> ScanReport:
     """`build(signals, memory)`, or the same report saved by the last scan when nothing it depends on
-    changed. `save=False` (a dry run) reads the saved report but writes none."""
-    key = _key(signals, memory)
+    changed. `save=False` (a dry run) reads the saved report but writes none, so without one it
+    needs no key."""
     path = directory / REPORT_FILE
+    if not save and not path.is_file():
+        return build(signals, memory)
+    key = _key(signals, memory)
     saved = _load(path, key)
     if saved is not None:
         return saved
@@ -56,10 +60,10 @@ def cached_report(
     return report
 
 
-def _key(signals: list[Signal], memory: Mapping[str, str] | list[str]) -> str:
+def _key(signals: Sequence[Signal | Echo], memory: Mapping[str, str] | list[str]) -> str:
     digest = hashlib.sha256()
     for start in range(0, len(signals), _CHUNK):  # in chunks: never one text of all the signals at once
-        chunk = [vars(s) for s in signals[start : start + _CHUNK]]
+        chunk = [s if isinstance(s, tuple) else vars(s) for s in signals[start : start + _CHUNK]]
         digest.update(json.dumps(chunk, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")
     items = sorted(memory.items()) if isinstance(memory, Mapping) else [("", t) for t in memory]
     for name, text in items:
