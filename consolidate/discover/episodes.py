@@ -72,18 +72,19 @@ def attach_episode_turns(
     task = {(s.session, s.uuid): s.episode for s in signals if s.episode}
     if not task:
         return
-    holders: list[tuple[Learning, set[str], frozenset[str]]] = []
+    holders: dict[str, list[tuple[Learning, frozenset[str]]]] = {}  # episode -> its candidates, in order
     for candidate in candidates:
         episodes = {task[(e.session, e.uuid)] for e in candidate.evidence if (e.session, e.uuid) in task}
-        if episodes:
-            holders.append((candidate, episodes, _about(candidate.principle)))
+        said = _about(candidate.principle) if episodes else frozenset()
+        for episode in sorted(episodes):
+            holders.setdefault(episode, []).append((candidate, said))
     cited = {(e.session, e.uuid) for c in candidates for e in c.evidence}
     for member in members:
         key = (member.evidence.session, member.evidence.uuid)
         if key in cited:
             continue
-        for holder, tasks, said in holders:
-            if member.episode in tasks and member.words & said and len(holder.evidence) < MAX_EVIDENCE:
+        for holder, said in holders.get(member.episode, ()):
+            if member.words & said and len(holder.evidence) < MAX_EVIDENCE:
                 holder.evidence.append(member.evidence)
                 cited.add(key)
                 break

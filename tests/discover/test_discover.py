@@ -219,6 +219,21 @@ def test_a_dry_run_writes_no_saved_report(settings: Settings, tmp_path: Path) ->
     assert not (settings.run_dir("scan") / REPORT_FILE).exists()
 
 
+def test_a_dry_run_answers_from_the_saved_report(settings: Settings, tmp_path: Path) -> None:
+    from consolidate.discover import find_candidates
+    from consolidate.discover.reportcache import REPORT_FILE
+
+    _session(tmp_path / "t", "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    find_candidates(settings, transcripts_dir=tmp_path / "t")
+    saved = settings.run_dir("scan") / REPORT_FILE
+    document = json.loads(saved.read_text())
+    document["report"]["candidates"][0]["principle"] = "Use yarn"
+    saved.write_text(json.dumps(document))
+    dry = find_candidates(settings, transcripts_dir=tmp_path / "t", save_state=False)
+    assert [c.principle for c in dry.candidates] == ["Use yarn"]
+    assert json.loads(saved.read_text()) == document
+
+
 def test_the_report_key_follows_every_signal_across_chunks() -> None:
     from consolidate.discover.reportcache import _CHUNK, _key
     from consolidate.discover.signals import Signal
@@ -229,3 +244,14 @@ def test_the_report_key_follows_every_signal_across_chunks() -> None:
     changed = [*signals[:-1], Signal("echo", "another rule")]
     assert _key(changed, []) != key
     assert _key(signals[:-1], []) != key and _key(signals, ["a memory"]) != key
+
+
+def test_the_report_key_follows_every_text_of_a_kept_echo() -> None:
+    from consolidate.discover.echopool import Echo
+    from consolidate.discover.reportcache import _key
+
+    echo = Echo("s", "u", "2026-11-01T10:00:00Z", "use pnpm for installs", "use pnpm for installs", "f.jsonl")
+    key = _key([echo], [])
+    assert _key([Echo(*echo)], []) == key
+    for field in Echo._fields:
+        assert _key([echo._replace(**{field: "other"})], []) != key, field

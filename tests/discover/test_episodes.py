@@ -6,11 +6,15 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
-from consolidate.discover.episodes import EPISODE_KIND, action_words
+from consolidate.discover.episodes import EPISODE_KIND, Member, action_words, attach_episode_turns
+from consolidate.discover.report import Evidence, Learning
 from consolidate.discover.signals import Signal
+from consolidate.discover.text import stems
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import find_transcripts, read_transcript
 
@@ -191,3 +195,56 @@ def test_a_short_remark_just_before_the_exchange_that_taught_a_rule_is_cited(tmp
     (again,) = build_report(_signals(tmp_path / "later", later)).candidates
     assert request in {e.uuid for e in again.evidence}
     assert remark not in {e.uuid for e in again.evidence}  # an hour before: no part of that exchange
+
+
+_WORDS = ["merge", "branch", "push", "tag", "install", "build", "test", "deploy"]
+
+
+def _attached_one_by_one(candidates: list[Learning], members: list[Member], signals: list[Signal]) -> None:
+    """`attach_episode_turns` as it read every candidate for every member: the reference."""
+    task = {(s.session, s.uuid): s.episode for s in signals if s.episode}
+    holders = []
+    for candidate in candidates:
+        episodes = {task[(e.session, e.uuid)] for e in candidate.evidence if (e.session, e.uuid) in task}
+        if episodes:
+            holders.append((candidate, episodes, frozenset(stems(candidate.principle))))
+    cited = {(e.session, e.uuid) for c in candidates for e in c.evidence}
+    for member in members:
+        key = (member.evidence.session, member.evidence.uuid)
+        if key in cited:
+            continue
+        for holder, tasks, said in holders:
+            if member.episode in tasks and member.words & said and len(holder.evidence) < 8:
+                holder.evidence.append(member.evidence)
+                cited.add(key)
+                break
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.lists(st.integers(0, 5), max_size=3), st.sets(st.sampled_from(_WORDS), max_size=3)), max_size=8),
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 30), st.sets(st.sampled_from(_WORDS), max_size=3)), max_size=40),
+)  # fmt: skip
+def test_a_member_joins_the_first_candidate_of_its_task_as_when_every_candidate_was_read(
+    made: list[tuple[list[int], set[str]]], said: list[tuple[int, int, set[str]]]
+) -> None:
+    signals = [Signal("correction", "x", session="s", uuid=f"c{n}", episode=f"s#{n % 3}") for n in range(6)]
+
+    def candidates() -> list[Learning]:
+        return [
+            Learning(
+                "correction",
+                principle=" ".join(sorted(words)) or "nothing",
+                evidence=[Evidence("s", f"c{n}") for n in cites],
+            )
+            for cites, words in made
+        ]
+
+    members = [
+        Member(f"s#{episode}", frozenset(stems(" ".join(sorted(words)))), Evidence("s", f"m{turn}"))
+        for episode, turn, words in said
+    ]
+    fast, slow = candidates(), candidates()
+    attach_episode_turns(fast, members, signals)
+    _attached_one_by_one(slow, members, signals)
+    assert [[e.uuid for e in c.evidence] for c in fast] == [[e.uuid for e in c.evidence] for c in slow]
