@@ -11,6 +11,11 @@ the transcripts' size shows).
     python bench/dream_scale.py --sizes medium --rounds 3
     python bench/dream_scale.py --sizes small   # quick check
     python bench/dream_scale.py --sizes small --mb 50,200 --rounds 1   # peak RSS against transcript size
+    python bench/dream_scale.py --sizes medium --rounds 2 --against ../main   # paired with other code
+
+`--against DIR` runs, in every round, the dream of the code checked out in DIR as well (alternating
+which goes first), and prints its figures beside this code's, with whether their `--json` plans are
+the same byte for byte (timestamps aside).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -177,12 +183,19 @@ BASELINE = (
 )
 
 
-def dream_command(project: Path, home: Path) -> list[str]:
-    return [sys.executable, "-m", "consolidate", "dream", str(project), "--claude-home", str(home),
-            "--dry-run", "--since", "2020-01-01"]  # fmt: skip
+def dream_command(project: Path, home: Path, *, json_plan: bool = False) -> list[str]:
+    # -P: the package comes from PYTHONPATH (the code compared), never from the current directory
+    return [sys.executable, "-P", "-m", "consolidate", "dream", str(project), "--claude-home", str(home),
+            "--dry-run", "--since", "2020-01-01", *(["--json"] if json_plan else [])]  # fmt: skip
 
 
-def measure(size: str, work: Path, rounds: int, megabytes: int | None = None) -> dict[str, object]:
+def _plan(stdout: str) -> str:
+    return re.sub(r'"(created|gathered)_at": "[^"]*"', "", stdout)
+
+
+def measure(
+    size: str, work: Path, rounds: int, megabytes: int | None = None, against: Path | None = None
+) -> dict[str, object]:
     entries, default_mb = SIZES[size]
     megabytes = megabytes or default_mb
     root = work / f"{size}-{megabytes}"
@@ -194,29 +207,46 @@ def measure(size: str, work: Path, rounds: int, megabytes: int | None = None) ->
     sessions = build_sessions(home / "projects" / key, project, megabytes)
     env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(home / "state"), "NO_COLOR": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    codes = {"this": {**env, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}}
+    if against is not None:
+        codes["against"] = {**env, "PYTHONPATH": str(against.resolve())}
     baseline = [sys.executable, "-c", BASELINE, str(home / "projects" / key)]
     run_process(baseline, env=env)  # warm the page cache
-    cpu: list[float] = []
-    wall: list[float] = []
-    dream_cpu: list[float] = []
-    dream_wall: list[float] = []
-    rss: list[float] = []
+    figures: dict[str, dict[str, list[float]]] = {
+        code: {"cpu": [], "wall": [], "dream_cpu": [], "dream_wall": [], "rss": []} for code in codes
+    }
+    plans: dict[str, str] = {}
     outcome = ""
-    for _ in range(rounds):
-        shutil.rmtree(home / "state", ignore_errors=True)
+    for number in range(rounds):
         base = run_process(baseline, env=env)
-        run = run_process(dream_command(project, home), env=env, check=False)
-        if run.returncode != 0:
-            outcome = f"exit {run.returncode}"
-            break
-        outcome = f"{run.stdout.count('### [')} proposals shown"
-        cpu.append(run.cpu / base.cpu)
-        wall.append(run.wall / base.wall)
-        dream_cpu.append(run.cpu)
-        dream_wall.append(run.wall)
-        rss.append(run.peak_rss_mb)
+        order = list(codes) if number % 2 == 0 else list(reversed(codes))
+        for code in order:
+            shutil.rmtree(home / "state", ignore_errors=True)
+            run = run_process(
+                dream_command(project, home, json_plan=against is not None), env=codes[code], check=False
+            )
+            if run.returncode != 0:
+                return {"size": size, "outcome": f"exit {run.returncode} ({code})", "cpu": []}
+            if against is None:
+                outcome = f"{run.stdout.count('### [')} proposals shown"
+            else:
+                plans.setdefault(code, _plan(run.stdout))
+            row = figures[code]
+            row["cpu"].append(run.cpu / base.cpu)
+            row["wall"].append(run.wall / base.wall)
+            row["dream_cpu"].append(run.cpu)
+            row["dream_wall"].append(run.wall)
+            row["rss"].append(run.peak_rss_mb)
+    if against is not None:
+        outcome = "the same plan" if plans["this"] == plans["against"] else "the plans DIFFER"
     return {"size": size, "entries": entries, "transcripts_mb": megabytes, "sessions": sessions,
-            "cpu": cpu, "wall": wall, "dream_cpu": dream_cpu, "dream_wall": dream_wall, "rss": rss, "outcome": outcome}  # fmt: skip
+            **figures["this"], "against": figures.get("against"), "outcome": outcome}  # fmt: skip
+
+
+def _figures(row: dict[str, list[float]]) -> str:
+    return (f"CPU {fmt_spread(row['cpu'])}  wall {fmt_spread(row['wall'])}  "
+            f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  "
+            f"peak RSS {fmt_spread(row['rss'], ' MB', 0)}")  # fmt: skip
 
 
 def main() -> None:
@@ -227,6 +257,7 @@ def main() -> None:
         "--mb", default="", help="MB of transcripts, comma-separated (default: the size's own)"
     )
     parser.add_argument("--keep", action="store_true", help="keep the generated projects")
+    parser.add_argument("--against", type=Path, help="a checkout of other code, run in the same rounds")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="consolidate-scale-"))
     try:
@@ -235,14 +266,14 @@ def main() -> None:
         runs = [(s, int(mb) if mb else None) for s in args.sizes.split(",") for mb in args.mb.split(",")]
         peaks: list[tuple[str, float]] = []
         for size, megabytes in runs:
-            row = measure(size, work, args.rounds, megabytes)
+            row = measure(size, work, args.rounds, megabytes, args.against)
             if not row["cpu"]:
                 print(f"{size}: {row['outcome']}", flush=True)
                 continue
             print(f"{size:6} {row['entries']:>5} entries + {row['transcripts_mb']:>4} MB ({row['sessions']} sessions): "
-                  f"CPU {fmt_spread(row['cpu'])}  wall {fmt_spread(row['wall'])}  "
-                  f"dream CPU {fmt_spread(row['dream_cpu'], ' s', 1)}  wall {fmt_spread(row['dream_wall'], ' s', 1)}  "
-                  f"peak RSS {fmt_spread(row['rss'], ' MB', 0)}  {row['outcome']}", flush=True)  # fmt: skip
+                  f"{_figures(row)}  {row['outcome']}", flush=True)  # fmt: skip
+            if row["against"]:
+                print(f"{'':6} against {args.against}: {_figures(row['against'])}", flush=True)
             peaks.append((f"{row['entries']} entries + {row['transcripts_mb']} MB", max(row["rss"])))
             if not args.keep:
                 shutil.rmtree(work / f"{size}-{row['transcripts_mb']}", ignore_errors=True)
