@@ -16,7 +16,7 @@ same session (a copy of it) or a queue item whose signal cites a turn or widens 
 an echo dropped already would have joined.
 
 An echo kept is held as an `Echo` tuple of the six texts the report reads from it (its quote the
-same string as its words when they are equal), not as a `Signal`: a third of the memory.
+same string as its words when they are equal), not as a `Signal`: about 380 bytes instead of 670.
 """
 
 from __future__ import annotations
