@@ -39,6 +39,14 @@ _COMMITMENT = lazy(
     r"next time|whenever|the default)\b|\b(?:from now on|going forward),? i'?ll\b",
     re.IGNORECASE,
 )
+# The same promise in our other languages: "буду каждый раз …", "以后每次都会 …", "bundan sonra … -acağım".
+_COMMITMENT_INTL = lazy(
+    r"\b(?:буду|стану)\b[^.!?\n]*\b(?:всегда|каждый раз|впредь|теперь|по умолчанию|после кажд\w*|перед кажд\w*)|"
+    r"\b(?:впредь|с этого момента|в дальнейшем|теперь всегда)\b[^.!?\n]*\bбуду\b|"
+    r"(?:以后|今后|从现在开始|往后)[^。！？\n]{0,30}(?:会|都)|我(?:以后|今后)?会[^。！？\n]{0,30}(?:每次|以后|今后|一直|总是)|"
+    r"\b(?:bundan sonra|her seferinde|artık hep|her zaman)\b[^.!?\n]*\w(?:acağım|eceğim|ıcam|icem)\b",
+    re.IGNORECASE,
+)
 _RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
     r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
@@ -76,16 +84,50 @@ def read_reply(text: str) -> Reply:
     first = head.split("\n\n", 1)[0]
     lowered = first.lower()
     promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
-    commitment = promised and bool(_COMMITMENT.search(first))
+    commitment = promised and bool(_COMMITMENT.search(first)) or (
+        not first.isascii() and bool(_COMMITMENT_INTL.search(first))
+    )
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head
     return Reply(2 if strong else 1 if weak else 0, commitment, rest)
 
 
+# A restatement that holds beyond the moment: a generaliser, or a modal scoped to the whole project
+# ("in this repo commit messages must be in English", "这个仓库的提交说明必须用英文写").
+_LASTING = lazy(
+    r"\b(?:always|never|only ever|every ?time|each time|whenever|by default|from now on|going forward|in general)\b|"
+    r"всегда|никогда|каждый раз|впредь|по умолчанию|总是|永远|每次|一律|始终|统一|默认|"
+    r"\b(?:her zaman|asla|her seferinde|hiçbir zaman)\b",
+    re.IGNORECASE,
+)
+_SCOPE = lazy(
+    r"\b(?:in|across|for|throughout) (?:this|our|the whole) (?:repo|repository|project|codebase|code base)\b|"
+    r"в (?:этом|нашем) (?:репозитории|проекте)|(?:这个|本|我们的)(?:仓库|项目|代码库)|"
+    r"\b(?:bu|bizim) (?:depo|proje)\w*",
+    re.IGNORECASE,
+)
+_SCOPED_MODAL = lazy(r"\b(?:must|should|has to|have to|needs? to)\b|нужно|надо|должн\w*|必须|应该|\w+(?:malı|meli)\b",
+                     re.IGNORECASE)  # fmt: skip
+# Where the rule ends and the assistant's own next step begins: "…; I fixed the file", "…，我重新提交一次".
+_OWN_STEP = lazy(r"\s*(?:;|[,，；]\s*(?=我|i'?ll\b|i will\b|let me\b|я\s)|—\s*(?=i'?ll\b|let me\b)).*$",
+                 re.IGNORECASE | re.DOTALL)  # fmt: skip
+
+
+def lasting_rule(reply: Reply) -> str:
+    """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
+    must always be changed in the generator"), without the assistant's next step; "" otherwise."""
+    if reply.strength < 2 or not reply.restatement:
+        return ""
+    said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
+    if _LASTING.search(said) or _SCOPE.search(said) and _SCOPED_MODAL.search(said):
+        return said
+    return ""
+
+
 def restated_rule(rest: str) -> str:
     """The first sentence after the acknowledgement when it reads as a rule ("— X must Y", "I'll …")."""
-    rest = re.sub(r"^[\s,.!:;—–-]+", "", rest)
+    rest = re.sub(r"^[\s,.!:;—–\-，。！：；、]+", "", rest)
     parts = sentences(rest.split("\n\n", 1)[0])[:2]
     for sentence in parts:
         if sentence.endswith(("?", "？")) or sentence.startswith(
