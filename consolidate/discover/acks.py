@@ -84,9 +84,8 @@ def read_reply(text: str) -> Reply:
     first = head.split("\n\n", 1)[0]
     lowered = first.lower()
     promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
-    commitment = promised and bool(_COMMITMENT.search(first)) or (
-        not first.isascii() and bool(_COMMITMENT_INTL.search(first))
-    )
+    english = promised and bool(_COMMITMENT.search(first))
+    commitment = english or (not first.isascii() and bool(_COMMITMENT_INTL.search(first)))
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head
@@ -114,13 +113,21 @@ _OWN_STEP = lazy(r"\s*(?:;|[,，；]\s*(?=我|i'?ll\b|i will\b|let me\b|я\s)|�
                  re.IGNORECASE | re.DOTALL)  # fmt: skip
 
 
+_CONSEQUENCE = lazy(
+    r",?\s+(?:so|because|since|which|as a result)\s+|[,，]\s*(?:так что|потому что|поэтому|所以|因为|因此|"
+    r"bu yüzden|çünkü)",
+    re.IGNORECASE,
+)
+
+
 def lasting_rule(reply: Reply) -> str:
     """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
     must always be changed in the generator"), without the assistant's next step; "" otherwise."""
     if reply.strength < 2 or not reply.restatement:
         return ""
     said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
-    if _LASTING.search(said) or _SCOPE.search(said) and _SCOPED_MODAL.search(said):
+    main = _CONSEQUENCE.split(said, maxsplit=1)[0]  # "X requires Y, so Z never matches": Z explains, no rule
+    if _LASTING.search(main) or _SCOPE.search(main) and _SCOPED_MODAL.search(main):
         return said
     return ""
 

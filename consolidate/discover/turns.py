@@ -99,7 +99,7 @@ class Turn:
     redo: ToolUse | None = None
     episode: str = ""  # the task it belongs to (see `episodes`)
     intervenes: bool = False  # a rejection, its reason, or what the user typed after interrupting
-    terse: bool = False  # a short remark with no rule words: only a conceding reply that says a rule carries it
+    terse: bool = False  # no rule words: only a reply that concedes and says a lasting rule carries it
 
 
 _ORDER_KEYS = ("first", "before", "after", "then", "until", "once", "сначала", "перед", "после", "потом", "先",
@@ -361,7 +361,9 @@ def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> 
     return f"Use `{new}` instead of `{old}`"
 
 
-_HERE = lazy(r"\b(?:in this (?:repo|repository|project)|here|in here)\b|тут|здесь|这里|这个项目|\bburada\b", re.I)
+_HERE = lazy(
+    r"\b(?:in this (?:repo|repository|project)|here|in here)\b|тут|здесь|这里|这个项目|\bburada\b", re.I
+)
 
 
 def redirect_principle(turn: Turn) -> str:

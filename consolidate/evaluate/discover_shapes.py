@@ -216,14 +216,20 @@ def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
 def _redirect_once(writer: SessionWriter, devset: DevSet) -> None:
     writer.assistant("Starting with the tests.", tools=[("Bash", {"command": "make test"})])
     writer.interrupt()
-    _noise(devset, writer, "one-off-redirect", writer.user("actually, do the README first, tests after lunch"))
-    writer.tool_call("Read", {"file_path": "/work/project/README.md"}, "# Project", text="Sure, README first.")
+    _noise(
+        devset, writer, "one-off-redirect", writer.user("actually, do the README first, tests after lunch")
+    )
+    writer.tool_call(
+        "Read", {"file_path": "/work/project/README.md"}, "# Project", text="Sure, README first."
+    )
 
 
 def _retry_after_edit(writer: SessionWriter, devset: DevSet) -> None:
     writer.tool_call("Bash", {"command": "cargo build"}, "Exit code 101\nerror[E0308]: mismatched types",
                      is_error=True)  # fmt: skip
-    writer.tool_call("Edit", {"file_path": "/work/project/src/lib.rs", "old_string": "u32", "new_string": "u64"})
+    writer.tool_call(
+        "Edit", {"file_path": "/work/project/src/lib.rs", "old_string": "u32", "new_string": "u64"}
+    )
     _, uuid = writer.tool_call("Bash", {"command": "cargo build --quiet"}, "Finished")
     _noise(devset, writer, "retry-after-code-fix", uuid)
 
@@ -266,12 +272,180 @@ SCENARIOS: list[Scenario] = [
     *map(_standing, STANDING),
 ]
 
+# --- held apart: the same shapes in other words again, written before the rules were changed for the
+# scenarios above and only measured -----------------------------------------------------------------
+HOLDOUT_SCENARIOS: list[Scenario] = [
+    *map(
+        _concession,
+        [
+            (
+                "en",
+                ("Bash", {"command": "python -m pip install requests"}),
+                "we vendor deps, remember the wheelhouse?",
+                "You're right — dependencies are always installed from the local `wheelhouse/`, never from PyPI. "
+                "I'll reinstall from there.",
+                "wheelhouse",
+            ),
+            (
+                "ru",
+                ("Edit", {"file_path": "/work/project/config/prod.yaml"}),
+                "это же прод-конфиг",
+                "Вы правы, прод-конфиг никогда не правим напрямую — только через `config/overlays/`. Откатываю.",
+                "overlays",
+            ),
+            (
+                "zh",
+                ("Bash", {"command": "npm publish"}),
+                "发布不是这样做的吧？",
+                "您说得对，这个项目的发布一律走 `make release`，不能直接 npm publish。",
+                "make release",
+            ),
+            (
+                "tr",
+                ("Bash", {"command": "git push -f"}),
+                "paylaşılan dalda mı?",
+                "Haklısın, paylaşılan dallara asla force push yapılmamalı; değişikliği geri aldım.",
+                "force push",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _redirect,
+        [
+            (
+                "en",
+                "make docs",
+                "wait, the docs are built by `mkdocs build --strict` here, the make target is stale",
+                "Okay, running mkdocs.",
+                "mkdocs build --strict",
+                "mkdocs build",
+            ),
+            (
+                "ru",
+                "pytest -q",
+                "подожди, тесты всегда гоняем через `tox -e py312`",
+                "Хорошо, запускаю tox.",
+                "tox -e py312",
+                "tox",
+            ),
+            (
+                "tr",
+                "yarn start",
+                "bekle, burada geliştirme sunucusu `pnpm dev` ile açılıyor, yarn yok",
+                "Tamam, pnpm dev çalıştırıyorum.",
+                "pnpm dev",
+                "pnpm dev",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _build_fix,
+        [
+            (
+                "cmake --build build",
+                'CMake Error: Could not find a package configuration file provided by "fmt"',
+                "cmake --build build -DCMAKE_PREFIX_PATH=/opt/fmt",
+                "CMAKE_PREFIX_PATH",
+            ),
+            (
+                "swift build",
+                "error: the package requires a minimum Swift tools version of 5.9",
+                "swift build --toolchain swift-5.9",
+                "--toolchain",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _rejected,
+        [
+            (
+                "en",
+                "Edit",
+                {"file_path": "/work/project/vendor/lib/http.c"},
+                "vendor/ is a pristine upstream copy - never patch it, put fixes in patches/ instead",
+                "patches/",
+            ),
+            (
+                "ru",
+                "Write",
+                {"file_path": "/work/project/docs/API.md"},
+                "API.md генерируется из docstrings, всегда правь docstrings, а не этот файл",
+                "docstrings",
+            ),
+            (
+                "zh",
+                "Edit",
+                {"file_path": "/work/project/.github/workflows/ci.yml"},
+                "CI 配置由平台组统一维护，永远不要在仓库里改它",
+                "CI",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _decided,
+        [
+            (
+                "en",
+                "we'll stick with Postgres advisory locks for this, since we already have the database",
+                "Good, advisory locks then.",
+                "advisory locks",
+            ),
+            ("ru", "решено: логи пишем в JSON, потому что их разбирает Loki", "Принято, JSON-логи.", "JSON"),
+            ("zh", "敲定用 Tailwind 写样式，因为设计系统是基于它的", "好的，用 Tailwind。", "Tailwind"),
+            (
+                "tr",
+                "Kimlik doğrulama için OAuth2'de karar kılalım, çünkü kurumsal müşteriler SSO istiyor",
+                "Tamam, OAuth2.",
+                "OAuth2",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _standing,
+        [
+            (
+                "en",
+                "every time you add a migration, bump SCHEMA_VERSION in db/version.py",
+                "Got it — I'll bump SCHEMA_VERSION every time I add a migration.",
+                "SCHEMA_VERSION",
+            ),
+            (
+                "ru",
+                "всегда перед пушем прогоняй `make check`",
+                "Понял, впредь буду всегда запускать `make check` перед пушем.",
+                "make check",
+            ),
+            (
+                "zh",
+                "以后写完代码都跑一遍 `make vet`",
+                "好的，以后每次写完代码我都会先跑 `make vet`。",
+                "make vet",
+            ),
+            (
+                "tr",
+                "bundan sonra her sürümde CHANGELOG'u güncelle",
+                "Anladım, her sürümde CHANGELOG'u güncelleyeceğim.",
+                "CHANGELOG",
+            ),
+        ],
+    ),  # fmt: skip
+]
+HOLDOUT_NOISE: list[Scenario] = [
+    _slip("en", "that import is unused now", "Good catch — removed the unused import.", "import"),
+    _slip("ru", "ты забыл закрыть скобку", "Вы правы, закрыл скобку.", "скобк"),
+    _slip("zh", "变量名拼错了", "你说得对，变量名已经改正。", "变量名"),
+    _slip("tr", "fonksiyon adı yanlış yazılmış", "Haklısınız, fonksiyon adını düzelttim.", "fonksiyon"),
+    _redirect_once,
+    _rejected_for_now,
+]
 
-def generate_shapes(directory: Path, *, seed: int = 7, per_session: int = 3) -> DevSet:
-    """Write the shape scenarios and their look-alikes, shuffled into sessions; the labels come back."""
+
+def generate_shapes(directory: Path, *, seed: int = 7, per_session: int = 3, pool: str = "dev") -> DevSet:
+    """Write the shape scenarios of a pool ("dev", or "holdout": written apart, only measured) and their
+    look-alikes, shuffled into sessions; the labels come back."""
     rng = random.Random(seed)
     devset = DevSet(directory)
-    items = [*SCENARIOS, *NOISE]
+    items = [*HOLDOUT_SCENARIOS, *HOLDOUT_NOISE] if pool == "holdout" else [*SCENARIOS, *NOISE]
     rng.shuffle(items)
     for number, start in enumerate(range(0, len(items), per_session), 1):
         writer = SessionWriter(f"{rng.getrandbits(32):08x}-shapes-{number:03d}",
