@@ -63,7 +63,11 @@ _ORDER = lazy(
     r"\b(?:önce|sonra|ardından)\b",
     re.IGNORECASE,
 )
-_INFORMS = lazy(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
+_INFORMS = lazy(
+    r"^\s*(?:(?:fyi|note|nb|btw|heads up|just so you know)\b|(?:к сведению|для справки|на заметку|кстати)\b|"
+    r"(?:提醒一下|顺便说一下|顺便提一下|备注|注意)[:：,，\s]|(?:bilgin olsun|bu arada)\b|not:)",
+    re.IGNORECASE,
+)
 _ACCUSATION = lazy(
     r"\byou (?:always|keep|still|again|never)\b.*\b(?:mistake|forget|forgot|miss)\w*\b|\byou didn'?t\b|"
     r"\bwhy (?:did|do|didn'?t) you\b|\bare you (?:hallucinating|sure)\b",

@@ -201,6 +201,26 @@ def _standing(item: tuple[str, str, str, str]) -> Scenario:
     return build
 
 
+# --- a rule said in passing as information for the assistant ---------------------------------------
+# (language, the user's words, the reply, key)
+INFORMED: list[tuple[str, str, str, str]] = [
+    ("ru", "к сведению: миграции нужно запускать только из контейнера `api`", "Понял.", "api"),
+    ("zh", "提醒一下，部署前需要先跑 `make smoke`", "好的。", "make smoke"),
+    ("tr", "bilgin olsun, sürüm etiketleri v harfiyle başlamalı", "Tamam.", "etiket"),
+]  # fmt: skip
+
+
+def _informed(item: tuple[str, str, str, str]) -> Scenario:
+    language, said, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Bash", {"command": "git log -1"}, "commit 1a2b3c")
+        _plant(devset, writer, "correction", language, writer.user(said), key)
+        writer.assistant(reply)
+
+    return build
+
+
 # --- look-alikes of every shape that teach nothing ---------------------------------------------------
 def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
     """A concession of a one-off slip."""
@@ -270,6 +290,7 @@ SCENARIOS: list[Scenario] = [
     *map(_rejected, REJECTED),
     *map(_decided, DECIDED),
     *map(_standing, STANDING),
+    *map(_informed, INFORMED),
 ]
 
 # --- held apart: the same shapes in other words again, written before the rules were changed for the

@@ -158,3 +158,26 @@ def test_the_shape_scenarios_are_found_and_their_look_alikes_are_not(
     precision, recall = result.overall()
     assert precision == 1.0 and recall >= 0.9, (result.misses, result.false)
     assert not result.noise_hits
+
+
+@pytest.mark.parametrize(
+    ("said", "reply"),
+    [
+        ("к сведению: миграции нужно запускать только из контейнера `api`", "Понял."),
+        ("提醒一下，部署前需要先跑 `make smoke`", "好的。"),
+        ("bilgin olsun, sürüm etiketleri v harfiyle başlamalı", "Tamam."),
+    ],
+)
+def test_a_rule_given_as_information_in_any_language(tmp_path: Path, said: str, reply: str) -> None:
+    writer = SessionWriter("s8")
+    writer.tool_call("Bash", {"command": "git log -1"}, "ok")
+    anchor = writer.user(said)
+    writer.assistant(reply)
+    assert [(kind, uuid) for kind, _, uuid in _kept(tmp_path, writer)] == [("preference", anchor)]
+
+
+def test_an_english_not_is_no_turkish_note(tmp_path: Path) -> None:
+    writer = SessionWriter("s9")
+    writer.user("not sure we need to run the linter here")
+    writer.assistant("Okay.")
+    assert _kept(tmp_path, writer) == []
