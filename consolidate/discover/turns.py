@@ -383,7 +383,8 @@ def redirect_principle(turn: Turn) -> str:
     said = turn.text.lower()
     if new.lower() not in said:
         return ""
-    named_old = re.search(rf"(?<![\w-]){re.escape(old.split()[0].lower())}(?![\w])", mask_code(said))
+    rest = said.replace(new.lower(), " ")  # the old program named outside the new command, code or not
+    named_old = re.search(rf"(?<![\w-]){re.escape(old.split()[0].lower())}(?![\w])", rest)
     if not (named_old or _GENERAL.search(said) or _LGENERALIZER.search(said) or _HERE.search(said)):
         return ""
     return f"Use `{new}` instead of `{old}`"

@@ -181,3 +181,12 @@ def test_an_english_not_is_no_turkish_note(tmp_path: Path) -> None:
     writer.user("not sure we need to run the linter here")
     writer.assistant("Okay.")
     assert _kept(tmp_path, writer) == []
+
+
+def test_a_redirect_naming_the_old_program_in_code(tmp_path: Path) -> None:
+    writer = SessionWriter("s10")
+    writer.assistant("Building.", tools=[("Bash", {"command": "npm run build"})])
+    writer.interrupt()
+    writer.user("stop, `npm run build` is stale - `just build`")
+    writer.tool_call("Bash", {"command": "just build"}, "ok", text="Okay.")
+    assert [p for _, p, _ in _kept(tmp_path, writer)] == ["Use `just build` instead of `npm run build`"]
