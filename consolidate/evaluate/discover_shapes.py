@@ -151,6 +151,24 @@ def _rejected(item: tuple[str, str, dict[str, Any], str, str]) -> Scenario:
     return build
 
 
+def _said(
+    kind: str, before: Callable[[SessionWriter], object]
+) -> Callable[[tuple[str, str, str, str]], Scenario]:
+    """Scenarios of one user turn after `before`, answered by the reply: (language, words, reply, key)."""
+
+    def scenario(item: tuple[str, str, str, str]) -> Scenario:
+        language, said, reply, key = item
+
+        def build(writer: SessionWriter, devset: DevSet) -> None:
+            before(writer)
+            _plant(devset, writer, kind, language, writer.user(said), key)
+            writer.assistant(reply)
+
+        return build
+
+    return scenario
+
+
 # --- a decision in a phrasing the pools do not use -------------------------------------------------
 # (language, the user's words, the reply, key)
 DECIDED: list[tuple[str, str, str, str]] = [
@@ -165,15 +183,7 @@ DECIDED: list[tuple[str, str, str, str]] = [
 ]  # fmt: skip
 
 
-def _decided(item: tuple[str, str, str, str]) -> Scenario:
-    language, said, reply, key = item
-
-    def build(writer: SessionWriter, devset: DevSet) -> None:
-        writer.assistant("Both would work; which one do you prefer?")
-        _plant(devset, writer, "decision", language, writer.user(said), key)
-        writer.assistant(reply)
-
-    return build
+_decided = _said("decision", lambda w: w.assistant("Both would work; which one do you prefer?"))
 
 
 # --- a standing wish said in passing, which the reply promises to keep -----------------------------
@@ -190,15 +200,7 @@ STANDING: list[tuple[str, str, str, str]] = [
 ]  # fmt: skip
 
 
-def _standing(item: tuple[str, str, str, str]) -> Scenario:
-    language, said, reply, key = item
-
-    def build(writer: SessionWriter, devset: DevSet) -> None:
-        writer.tool_call("Bash", {"command": "git status"}, "nothing to commit")
-        _plant(devset, writer, "remember", language, writer.user(said), key)
-        writer.assistant(reply)
-
-    return build
+_standing = _said("remember", lambda w: w.tool_call("Bash", {"command": "git status"}, "nothing to commit"))
 
 
 # --- a rule said in passing as information for the assistant ---------------------------------------
@@ -210,15 +212,7 @@ INFORMED: list[tuple[str, str, str, str]] = [
 ]  # fmt: skip
 
 
-def _informed(item: tuple[str, str, str, str]) -> Scenario:
-    language, said, reply, key = item
-
-    def build(writer: SessionWriter, devset: DevSet) -> None:
-        writer.tool_call("Bash", {"command": "git log -1"}, "commit 1a2b3c")
-        _plant(devset, writer, "correction", language, writer.user(said), key)
-        writer.assistant(reply)
-
-    return build
+_informed = _said("correction", lambda w: w.tool_call("Bash", {"command": "git log -1"}, "commit 1a2b3c"))
 
 
 # --- look-alikes of every shape that teach nothing ---------------------------------------------------
