@@ -38,6 +38,26 @@ def _names_something(principle: str) -> bool:
     return bool(re.search(r"(?<=\s)[A-ZА-Я][\w-]+|[\w.-]+/[\w./-]*|[\u3400-\u9fff]", principle))
 
 
+_NAMED = lazy(
+    r"`[^`\n]+`|(?<=\s)[A-Z][\w.+'-]*|[\w.-]+/[\w./-]*|\b\w+\.(?:toml|ya?ml|json|md|py|rs|ts|js|go|sql)\b"
+)
+_NON_LATIN = lazy(r"[\u0400-\u04ff\u3400-\u9fff]")
+_BECAUSE = lazy(
+    r"\b(?:because|since|so that|as it|given that|due to)\b|потому что|так как|поскольку|因为|由于|\bçünkü\b",
+    re.I,
+)
+
+
+def names_a_choice(principle: str) -> bool:
+    """A decision says what was chosen: its part before the reason names something (code, a Name, a
+    path, a Latin name in Russian or Chinese text) or says it in three content words; "Keep going,
+    since we are close", "Остановимся на этом, потому что уже поздно" choose nothing."""
+    choice = _BECAUSE.split(principle, maxsplit=1)[0]
+    if _NAMED.search(choice) or content_size(choice) >= 3:
+        return True
+    return bool(_NON_LATIN.search(choice) and re.search(r"[A-Za-z]{2,}", choice))
+
+
 def rejection_reason(signal: Signal) -> str:
     """Why the signal is not worth a candidate, or "" when it passes."""
     principle = signal.principle
@@ -49,6 +69,8 @@ def rejection_reason(signal: Signal) -> str:
         return "no principle"
     if signal.kind in ("marker", "queue"):
         return ""
+    if signal.kind == "decision" and not names_a_choice(principle):
+        return "no principle"
     lowered = principle.lower()
     if _LGENERIC.search(lowered):
         return "generic"

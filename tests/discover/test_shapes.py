@@ -190,3 +190,18 @@ def test_a_redirect_naming_the_old_program_in_code(tmp_path: Path) -> None:
     writer.user("stop, `npm run build` is stale - `just build`")
     writer.tool_call("Bash", {"command": "just build"}, "ok", text="Okay.")
     assert [p for _, p, _ in _kept(tmp_path, writer)] == ["Use `just build` instead of `npm run build`"]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "I prefer to keep going, since we are close",
+        "остановимся на этом, потому что уже поздно",
+        "就这么定了，因为时间不够了",
+    ],
+)
+def test_a_decision_that_chooses_nothing_is_no_candidate(tmp_path: Path, said: str) -> None:
+    writer = SessionWriter("s11")
+    writer.user(said)
+    writer.assistant("Okay.")
+    assert _kept(tmp_path, writer) == []
