@@ -120,6 +120,17 @@ _CONSEQUENCE = lazy(
 )
 
 
+# "the test always failed because of the typo", "тест всегда падал", "test her zaman başarısız oldu": what
+# happened, told in the past, is no rule.
+_PAST = lazy(
+    r"(?<!\bare )(?<!\bis )(?<!\bbe )(?<!\bget )(?<!\bgets )"  # "are always installed" is a rule, passive
+    r"\b(?:always|never|ever)\s+(?:\w+ed|was|were|had|did|went|broke|ran|got|made|took|been)\b|"
+    r"(?:всегда|никогда(?: не)?)\s+\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
+    r"\b(?:her zaman|asla|hiçbir zaman)\b[^.;]*\w(?:dı|di|du|dü|tı|ti|tu|tü)(?:m|n|k|lar|ler)?\b",
+    re.IGNORECASE,
+)
+
+
 def lasting_rule(reply: Reply) -> str:
     """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
     must always be changed in the generator"), without the assistant's next step; "" otherwise."""
@@ -127,6 +138,8 @@ def lasting_rule(reply: Reply) -> str:
         return ""
     said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
     main = _CONSEQUENCE.split(said, maxsplit=1)[0]  # "X requires Y, so Z never matches": Z explains, no rule
+    if _PAST.search(main):
+        return ""
     if _LASTING.search(main) or _SCOPE.search(main) and _SCOPED_MODAL.search(main):
         return said
     return ""

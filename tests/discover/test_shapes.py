@@ -205,3 +205,16 @@ def test_a_decision_that_chooses_nothing_is_no_candidate(tmp_path: Path, said: s
     writer.user(said)
     writer.assistant("Okay.")
     assert _kept(tmp_path, writer) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "You're right — the test always failed because of the typo.",
+        "Вы правы, тест всегда падал из-за опечатки.",
+        "你说得对，这个测试总是失败了。",
+        "Haklısınız, test her zaman başarısız oldu.",
+    ],
+)
+def test_what_always_happened_is_no_lasting_rule(reply: str) -> None:
+    assert lasting_rule(read_reply(reply)) == ""
