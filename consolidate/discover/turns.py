@@ -381,7 +381,7 @@ def redirect_principle(turn: Turn) -> str:
     if not old or not new or old.split()[0] == new.split()[0]:
         return ""
     said = turn.text.lower()
-    if new.lower() not in said:
+    if new.lower() not in said or _LORDER.search(said):  # "run `git status` first": an order, no swap
         return ""
     rest = said.replace(new.lower(), " ")  # the old program named outside the new command, code or not
     named_old = re.search(rf"(?<![\w-]){re.escape(old.split()[0].lower())}(?![\w])", rest)

@@ -218,3 +218,12 @@ def test_a_decision_that_chooses_nothing_is_no_candidate(tmp_path: Path, said: s
 )
 def test_what_always_happened_is_no_lasting_rule(reply: str) -> None:
     assert lasting_rule(read_reply(reply)) == ""
+
+
+def test_a_command_put_first_after_an_interrupt_is_no_swap(tmp_path: Path) -> None:
+    writer = SessionWriter("s12")
+    writer.assistant("Deploying.", tools=[("Bash", {"command": "make deploy"})])
+    writer.interrupt()
+    writer.user("wait, run `git status` here first")
+    writer.tool_call("Bash", {"command": "git status"}, "ok", text="Sure.")
+    assert _kept(tmp_path, writer) == []
