@@ -47,6 +47,7 @@ _COMMITMENT_INTL = lazy(
     r"\b(?:bundan sonra|her seferinde|artık hep|her zaman)\b[^.!?\n]*\w(?:acağım|eceğim|ıcam|icem)\b",
     re.IGNORECASE,
 )
+_OTHER_SCRIPT = lazy(r"[\u0400-\u04ff\u3400-\u9fffğışĞİŞ]")  # Russian, Chinese or Turkish in the reply
 _RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
     r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
@@ -85,7 +86,8 @@ def read_reply(text: str) -> Reply:
     lowered = first.lower()
     promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
     english = promised and bool(_COMMITMENT.search(first))
-    commitment = english or (not first.isascii() and bool(_COMMITMENT_INTL.search(first)))
+    commitment = english or (not first.isascii() and _OTHER_SCRIPT.search(first) is not None
+                             and bool(_COMMITMENT_INTL.search(first)))  # fmt: skip
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head

@@ -394,10 +394,10 @@ def concession_principle(turn: Turn) -> str:
     """A terse remark or a question ("did you just hand-edit the lockfile?") that the reply concedes
     and answers with a rule that holds beyond the moment ("My mistake — the lockfile should only ever
     change through `poetry lock`"): that rule, as an instruction; "" otherwise."""
-    if not_yet_a_rule(turn) or _PRODUCT.search(turn.text):
+    said = lasting_rule(turn.reply)  # "" unless the reply concedes: most replies end it here
+    if not said or not_yet_a_rule(turn) or _PRODUCT.search(turn.text):
         return ""
-    said = lasting_rule(turn.reply)
-    return imperative(said, speaker="assistant") if said else ""
+    return imperative(said, speaker="assistant")
 
 
 def carried(turn: Turn) -> bool:
