@@ -12,7 +12,7 @@ from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
 from .signals import Signal
-from .text import content_size
+from .text import content_size, stems
 
 # Twins of the lexicon's patterns for lower-cased text (see `lexicon.lowered`).
 _LGENERIC, _LTRANSIENT, _LGENERALIZER, _LBEHAVIOUR = map(
@@ -48,14 +48,26 @@ _BECAUSE = lazy(
 )
 
 
+# The words of choosing itself, and what names nothing: what is left must say what was chosen.
+_CHOOSING = stems(
+    "use using keep keeping go going stick sticking stay staying continue stop choose pick prefer rather "
+    "switch move now here this that these those it them today then "
+    "остановимся останавливаемся этом этим том тем это здесь тут сейчас давай давайте "
+    "burada şimdi bunu bununla bunda onu"
+)
+
+
 def names_a_choice(principle: str) -> bool:
     """A decision says what was chosen: its part before the reason names something (code, a Name, a
-    path, a Latin name in Russian or Chinese text) or says it in three content words; "Keep going,
-    since we are close", "Остановимся на этом, потому что уже поздно" choose nothing."""
+    path, a Latin name in Russian or Chinese text) or has a word beyond the choosing itself ("Use
+    pnpm"); "Keep going, since we are close", "Остановимся на этом, потому что уже поздно" and
+    "就这么定了，因为时间不够了" choose nothing."""
     choice = _BECAUSE.split(principle, maxsplit=1)[0]
-    if _NAMED.search(choice) or content_size(choice) >= 3:
+    if _NAMED.search(choice):
         return True
-    return bool(_NON_LATIN.search(choice) and re.search(r"[A-Za-z]{2,}", choice))
+    if _NON_LATIN.search(choice) and re.search(r"[A-Za-z]{2,}", choice):
+        return True
+    return bool(stems(choice) - _CHOOSING)
 
 
 def rejection_reason(signal: Signal) -> str:
