@@ -32,6 +32,7 @@ import snowballstemmer
 from rapidfuzz import fuzz, process
 
 from ..lazyre import lazy
+from .existing import as_ban
 from .text import STOPWORDS, language
 
 SAME = 0.78  # weighted share of the candidate's content a unit must say to state the rule
@@ -306,9 +307,10 @@ _PHRASES = (
 
 def phrased(lowered: str) -> str:
     """Phrases of one meaning said one way: "right away" is "immediately", a leading "once" is
-    "after", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
+    "after", "X is forbidden" is "never X", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
     for pattern, replacement in _PHRASES:
         lowered = pattern.sub(replacement, lowered)
+    lowered = as_ban(lowered)
     return _UNTIL.sub(lambda m: m.group(1) + " only after ", lowered)
 
 
@@ -597,6 +599,8 @@ def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     code_words = said.anchor_words | known.anchor_words
     said_stems, said_negated = _without_cause(said)
     known_stems, known_negated = _without_cause(known)
+    if (said_negated & known_negated) - code_words - _FILLER_STEMS:
+        return False  # both forbid the same thing ("no force-pushing to main", "never force-push to main")
     pos_said, pos_known = said_stems - said_negated, known_stems - known_negated
     return bool((said_negated & pos_known) - code_words) or bool((known_negated & pos_said) - code_words)
 

@@ -80,3 +80,17 @@ def test_a_statement_that_says_it_as_it_is_wins_over_one_it_seems_to_oppose() ->
         ]
     )
     assert known.judge("Do not commit the session files").category == "RECORDED"
+
+
+@pytest.mark.parametrize(
+    "principle",
+    [
+        "Publishing to the registry by hand is forbidden",
+        "Publishing to the registry by hand is not allowed",
+        "No publishing to the registry by hand",
+    ],
+)
+def test_a_ban_said_after_what_it_bans_agrees_with_never(principle: str) -> None:
+    known = "## Releases\n\n- Never publish to the registry by hand.\n- Tag every release.\n"
+    assert _both(known, principle) == ("RECORDED", "RECORDED")
+    assert _both(known, "Publishing to the registry by hand is fine") == ("CONTRADICT", "CONTRADICT")
