@@ -34,6 +34,7 @@ RECORDED_WITH_CODE = 0.6  # enough when every program the principle names is in 
 RELATED = 0.5  # the share of the smaller text's words two texts share to be about one rule
 MIN_SHARED = 2  # fewer shared content words than this is no relation at all
 _CODE = lazy(r"`([^`\n]+)`")
+_PROGRAM = lazy(r"[a-z][\w+-]*")
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,8 @@ _SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")
 def _same_commands(principle: str, statement: str) -> bool:
     """Every program the principle names in backticks is named by the statement."""
     heads = {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
+    if not heads or not all(_PROGRAM.fullmatch(h) for h in heads):
+        return False  # a path or a file (`.claude/`, `notes/todo.md`) names no program: a rule about it may differ
     lowered = statement.lower()
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
 

@@ -209,6 +209,10 @@ class Text:
     values: frozenset[tuple[str, str]] = frozenset()  # (shape, code as written) of each code span
     flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
     cause: bool = False  # the reason is a cause ("because …", "so that …", "as forcing …"), not an aside
+    counts: frozenset[tuple[str, str]] = (
+        frozenset()
+    )  # (stem, number or `code`): "two sections", "the `X` trait"
+    items: tuple[frozenset[str], ...] = ()  # each list said in prose ("a, b, c and d"): its items as written
 
 
 @lru_cache(maxsize=32768)
@@ -254,7 +258,69 @@ def read(text: str) -> Text:
         frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
         " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
         bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
+        _counts(plain.lower(), stem) | _named(text, stem),
+        _lists(text.lower()),
     )
+
+
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(_split("zero one two three four five six seven eight nine ten eleven twelve"))
+}
+_COUNTED = lazy(
+    r"(?<![\w.-])(\d+|" + "|".join(_NUMBER_WORDS) + r")(?![\w.-])(?:\s+(?:[\w-]+\s+)??([^\W\d_]{3,}))?",
+    re.UNICODE,
+)
+
+
+def _counts(lowered: str, stem: Callable[[str], str]) -> frozenset[tuple[str, str]]:
+    """(what is counted, how many) of each number said in prose before a word: "three sections" is
+    (section, 3), "under 50 chars" (char, 50), "two top-level sections" (section, 2)."""
+    found: set[tuple[str, str]] = set()
+    for match in _COUNTED.finditer(lowered):
+        number, word = match.group(1), match.group(2)
+        if not word or word in STOPWORDS or (number == "one" and word in ("of", "that", "which")):
+            continue
+        base = stem(word)
+        found.add((_SYN.get(base, base), _NUMBER_WORDS.get(number, number)))
+    return frozenset(found)
+
+
+_NAMED = lazy(r"\b(?:the|a|an|its|our|their|this)\s+`([^`\n]+)`\s+([^\W\d_]{3,})", re.UNICODE | re.IGNORECASE)
+
+
+def _named(text: str, stem: Callable[[str], str]) -> frozenset[tuple[str, str]]:
+    """(what is named, the code span naming it) of a code span said between an article and a word:
+    "the `Execute` trait" is (trait, `execute`), compared as a count is ("the `Run` trait" names another trait)."""
+    found: set[tuple[str, str]] = set()
+    for match in _NAMED.finditer(text):
+        word = match.group(2).lower()
+        if word in STOPWORDS or word in _FUNCTION:
+            continue
+        base = stem(word)
+        found.add((_SYN.get(base, base), "`" + shape(match.group(1))))
+    return frozenset(found)
+
+
+_LIST = lazy(r"(?:[^,;:()\n—–]+,\s*){2,}(?:and\s+|or\s+)?[^,;:()\n—–.]+")
+
+
+def _lists(lowered: str) -> tuple[frozenset[str], ...]:
+    """Each list of three items or more said in prose ("profile, target_dir, build_std and config"):
+    its items as written (backticks and emphasis left out), when each is one to three words."""
+    found: list[frozenset[str]] = []
+    for match in _LIST.finditer(lowered):
+        parts = [" ".join(re.sub(r"[`*]", " ", p).split()) for p in match.group(0).split(",")]
+        parts[-1:] = re.split(r"^(?:and|or)\s+|\s+(?:and|or)\s+", parts[-1], maxsplit=1)
+        parts = [p for p in parts if p]
+        if len(parts) < 3:
+            continue
+        size = len(parts[1].split())  # the first item as long as the second: "… holds host, port"
+        parts[0] = " ".join(re.split(r"\s-\s", parts[0])[-1].split()[-size:])
+        parts[-1] = " ".join(parts[-1].split()[:size])
+        if all(0 < len(p.split()) <= 3 for p in parts):
+            found.append(frozenset(parts))
+    return tuple(found)
 
 
 def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
@@ -403,8 +469,8 @@ class Memory:
         for position in self._sharing(said):
             unit = self.units[position]
             needed = SAME_GROUP if unit.group else SAME
-            if _shares_shape(said, read(unit.text)):
-                needed = min(needed, SAME_ANCHORED)
+            if not unit.group and _shares_shape(said, read(unit.text)):
+                needed = min(needed, SAME_ANCHORED)  # not against a list: one item sharing a path says little
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -570,6 +636,21 @@ def values_differ(said: Text, known: Text) -> bool:
             continue
         if not any(_PLACEHOLDER_CODE.search(raw) for raw in others):
             return True
+    return _prose_values_differ(said, known)
+
+
+def _prose_values_differ(said: Text, known: Text) -> bool:
+    """Another number of the same thing said in prose ("two sections" against "three sections"), or
+    a list that shares two items with one of the known text and names an item it lacks (the list
+    grew, or an item was renamed): a change, not a restatement. A list said in part is said."""
+    for counted, number in said.counts:
+        others = {n for c, n in known.counts if c == counted}
+        if others and number not in others and not any(_matches(number, o) for o in others):
+            return True
+    for items in said.items:
+        for other in known.items:
+            if len(items & other) >= 2 and items - other:
+                return True
     return False
 
 

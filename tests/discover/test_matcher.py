@@ -94,3 +94,48 @@ def test_a_ban_said_after_what_it_bans_agrees_with_never(principle: str) -> None
     known = "## Releases\n\n- Never publish to the registry by hand.\n- Tag every release.\n"
     assert _both(known, principle) == ("RECORDED", "RECORDED")
     assert _both(known, "Publishing to the registry by hand is fine") == ("CONTRADICT", "CONTRADICT")
+
+
+@pytest.mark.parametrize(
+    ("known", "principle"),
+    [
+        (
+            "- Split the service configuration into three sections so each stays short and readable.",
+            "Split the service configuration into two sections so each stays short and readable",
+        ),
+        ("- Keep the subject line under 50 characters.", "Keep the subject line under 72 characters"),
+        (
+            "- The `[server]` table holds host, port, timeout and workers.",
+            "The `[server]` table holds host, port, timeout, workers and backlog",
+        ),
+        (
+            "**Handlers implement the `Service` trait:**\n- Simple handlers use the default `handle()` method\n"
+            "- Complex handlers override `handle()`",
+            "Handlers implement the `Handle` trait",
+        ),
+    ],
+)
+def test_another_number_a_grown_list_or_another_name_updates_never_copies(known: str, principle: str) -> None:
+    scan, dream = _both(known, principle)
+    assert scan == dream == "UPDATE", (scan, dream)
+
+
+def test_a_list_said_in_part_is_still_recorded() -> None:
+    known = "- The `[server]` table holds host, port, timeout and workers."
+    assert _both(known, "The `[server]` table holds host, port and timeout") == ("RECORDED", "RECORDED")
+
+
+def test_a_shared_path_is_not_a_shared_program() -> None:
+    known = "## Work\n\n- Create a dated entry in `notes/log.md` with the context and the plan.\n"
+    scan, dream = _both(known, "Update `notes/log.md` with the outcome")
+    assert scan == dream and scan != "RECORDED", (scan, dream)
+
+
+def test_one_step_of_a_procedure_sharing_a_path_is_not_the_procedure() -> None:
+    known = (
+        "## Workflow\n\n**Before starting work:**\n1. Create a branch for it\n"
+        "2. Create a dated entry in `notes/log.md` with the context and the plan\n"
+        "3. Update the roadmap\n"
+    )
+    scan, dream = _both(known, "Update `notes/log.md` with the outcome")
+    assert scan == dream and scan != "RECORDED", (scan, dream)
