@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
@@ -34,6 +34,7 @@ RECORDED_WITH_CODE = 0.6  # enough when every program the principle names is in 
 RELATED = 0.5  # the share of the smaller text's words two texts share to be about one rule
 MIN_SHARED = 2  # fewer shared content words than this is no relation at all
 _CODE = lazy(r"`([^`\n]+)`")
+_LEAD = lazy(r"[:：]\**\s*$")
 _PROGRAM = lazy(r"[a-z][\w+-]*")
 
 
@@ -41,8 +42,9 @@ _PROGRAM = lazy(r"[a-z][\w+-]*")
 class Verdict:
     category: str  # RECORDED | UPDATE | CONTRADICT | UNSURE | FILL_GAP
     related: str = ""  # the statement it is about, as written
-    members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for
+    members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for, the one quoted first
     how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
+    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps)
 
     @property
     def confident(self) -> bool:
@@ -63,6 +65,8 @@ class Matcher:
             for stem in found:
                 self._by_stem.setdefault(stem, []).append(position)
         self._owner = list(range(len(memory.statements))) + [-1] * len(extra)
+        # a lead-in ("These operations are off limits:") says its rule with its list, never alone
+        self._leads = {u.members[0] for u in memory.units if u.group and _LEAD.search(u.text.split("\n")[0])}
 
     @classmethod
     def of_texts(cls, texts: Mapping[str, str] | Iterable[str]) -> Matcher:
@@ -82,7 +86,8 @@ class Matcher:
             return found
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
-            return self._verdict("RECORDED", restated.unit.members, "meaning")
+            members, quote = self.memory.saying_most(principle, restated.unit)
+            return replace(self._verdict("RECORDED", members, "meaning"), quote=quote)
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
@@ -121,7 +126,7 @@ class Matcher:
                 or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
             ):
                 if not _opposite(principle, text):
-                    if said_by(principle, text):
+                    if said_by(principle, text) and position not in self._leads:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value

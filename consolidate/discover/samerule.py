@@ -39,6 +39,7 @@ SAME = 0.78  # weighted share of the candidate's content a unit must say to stat
 SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
 SAME_ANCHORED = 0.65  # enough when a code span of the same shape is in both (`[12],[14]`, `[1],[2]`)
 PAIR_PART = 0.35  # what each of two statements that state a rule together must say of it alone
+QUOTE_PART = 0.2  # what an item must say of a rule a list states to be quoted with it
 PAIR_POOL = 6  # the statements saying most of a rule that are tried two by two
 MIN_CONTENT = 3  # fewer content words than this is too little to judge by
 _TYPO = 90  # rapidfuzz ratio for two words of at least 5 letters to be one word mistyped
@@ -480,6 +481,30 @@ class Memory:
                     parts.append((part, unit))
         return best or self._restating_together(principle, said, parts)
 
+    def saying_most(self, principle: str, unit: Unit) -> tuple[tuple[int, ...], str]:
+        """The unit's statements, the one that says most of `principle` first, and what to quote of
+        it: the item of a list that states it — not the lead-in that opens the list —, or, when the
+        rule takes several items (a procedure restated), the lead-in and those items in order."""
+        if not unit.group:
+            return unit.members, ""
+        said = read(principle)
+        first = self.statements[unit.members[0]][1]
+        lead = 1 if _LEAD_IN.search(first) else 0
+        context = f"{unit.heading} {first}" if lead else unit.heading  # an item read under its lead-in
+        scores = {
+            m: self.says(said, Unit(self.statements[m][1], context, (m,)), PAIR_PART, part=True)
+            for m in unit.members[lead:]
+        }
+        best = max(scores, key=lambda m: (scores[m], -unit.members.index(m)))
+        if scores[best] <= 0.0:
+            return unit.members, ""
+        floor = max(QUOTE_PART, scores[best] / 2)  # what each item of a procedure restated says of it
+        quoted = [best] if scores[best] >= SAME else [m for m in unit.members[lead:] if scores[m] >= floor]
+        if len(quoted) > 1 and lead:
+            quoted = [unit.members[0], *quoted]
+        quote = " … ".join(" ".join(self.statements[m][1].split()) for m in quoted[:4] or [best])
+        return (best, *(m for m in unit.members if m != best)), quote
+
     def _restating_together(
         self, principle: str, said: Text, parts: list[tuple[float, Unit]]
     ) -> Restated | None:
@@ -546,7 +571,7 @@ class Memory:
         context = read(unit.heading) if unit.heading else None
         if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
-        if opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
+        if opposed(said, known, _forbidding(unit)):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
         total = covered = 0.0
@@ -587,6 +612,15 @@ class Memory:
         if stem in _FILLER_STEMS:
             return FILLER_WEIGHT
         return self._weights.get(stem, 1.0)
+
+
+def _forbidding(unit: Unit) -> bool:
+    """Its heading, or the lead-in of its list, forbids what it lists ("Operations Claude Cannot
+    Perform", "Claude cannot run these commands:")."""
+    if _FORBIDDING_HEADING.search(unit.heading):
+        return True
+    lead = unit.text.split("\n", 1)[0]
+    return unit.group and bool(_LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead))
 
 
 def _only(said: Text, anchor: str) -> Text:

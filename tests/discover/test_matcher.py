@@ -139,3 +139,28 @@ def test_one_step_of_a_procedure_sharing_a_path_is_not_the_procedure() -> None:
     )
     scan, dream = _both(known, "Update `notes/log.md` with the outcome")
     assert scan == dream and scan != "RECORDED", (scan, dream)
+
+
+def test_a_rule_a_list_states_names_the_item_that_says_it_not_the_lead_in() -> None:
+    known = (
+        "## Releases\n\nBecause of the shared lock files, the assistant cannot run these commands:\n\n"
+        "- `npm publish` - publishing needs the release key\n- `npm dedupe` - deduping rewrites the lock\n"
+    )
+    principle = "Do not dedupe because of the shared lock files"
+    for matcher in (Matcher.of_texts([known]), Matcher.of_entries(_entries(known))):
+        found = matcher.judge(principle)
+        assert found.category == "RECORDED"
+        assert "dedupe" in found.related and not found.related.endswith(":"), found.related
+
+
+def test_a_procedure_restated_is_quoted_with_its_lead_in_and_the_steps_it_takes() -> None:
+    known = (
+        "## Workflow\n\n**Before starting work:**\n1. Open a branch for the work\n"
+        "2. Write a dated entry in the log with the plan\n3. Bump the version to a pre-release\n"
+        "4. Commit these as a marker commit\n"
+    )
+    principle = "Write a dated entry with the plan, bump the version and commit that as a marker commit first"
+    found = Matcher.of_texts([known]).judge(principle)
+    assert found.category == "RECORDED"
+    assert found.quote.startswith("**Before starting work:**"), found.quote
+    assert "2. Write a dated entry" in found.quote or "Write a dated entry" in found.quote, found.quote
