@@ -410,9 +410,18 @@ class Restated:
     score: float
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of a paragraph of two prose lines or more, when no fenced code is in it."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) < 2 or _LIST_ITEM.match(text) or any(_SKIP_LINE.match(line) for line in lines):
+        return []
+    return [line for line in lines if len(line) > 8]
+
+
 class Memory:
     """Remembered statements, each with its heading, in the order they are written; consecutive list
-    items after a lead-in ("On completion:") also form one unit with it."""
+    items after a lead-in ("On completion:") also form one unit with it, and each line of a paragraph
+    of prose lines is one too."""
 
     def __init__(self, statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]] = ()) -> None:
         self.statements = list(statements)
@@ -424,6 +433,14 @@ class Memory:
                 self.units.append(Unit(text, first[0], tuple(members)))
         said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
         self._weights = _weights([own.stems | context.stems for own, context in said])
+        # each line of a paragraph of prose lines is also compared alone (lines of fenced code never)
+        self.lines = [
+            Unit(line, heading, (i,))
+            for i, (heading, text) in enumerate(self.statements)
+            for line in _lines(text)
+        ]
+        self.units += self.lines
+        said += [(read(u.text), read(u.heading)) for u in self.lines]
         self._by_stem: dict[str, list[int]] = {}
         for position, (own, context) in enumerate(said):
             for key in own.stems | context.stems | own.anchor_words | {"`" + a for a in own.anchors}:
@@ -431,34 +448,10 @@ class Memory:
 
     @classmethod
     def of_texts(cls, texts: Iterable[str]) -> Memory:
-        """Units of Markdown texts: each line or list item under its heading; a lead-in line ending
-        in ':' and the list right after it are also one unit, and so is a numbered list."""
-        statements: list[tuple[str, str]] = []
-        groups: list[list[int]] = []
-        for text in texts:
-            heading, fence, lead = "", False, -1
-            for line in text.splitlines():
-                if line.lstrip().startswith(("```", "~~~")):
-                    fence = not fence
-                    continue
-                if fence or not line.strip() or _SKIP_LINE.match(line):
-                    continue
-                found = _HEADING.match(line)
-                if found:
-                    heading, lead = found.group(1), -1
-                    continue
-                item = _LIST_ITEM.match(line)
-                body = _LIST_ITEM.sub("", line).strip()
-                statements.append((heading, body))
-                index = len(statements) - 1
-                if item and lead >= 0:
-                    groups[-1].append(index)
-                elif _FIRST_STEP.match(line) if item else _LEAD_IN.search(body):  # a numbered list too
-                    lead = index
-                    groups.append([index])
-                elif not item:
-                    lead = -1
-        return cls(statements, groups)
+        """Units of Markdown texts, as the matcher reads them (`units.text_entries`)."""
+        from .units import text_entries
+
+        return restating_entries(text_entries(texts))
 
     def restating(self, principle: str) -> Restated | None:
         """The unit that already states the rule `principle` says, or None."""

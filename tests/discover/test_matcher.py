@@ -8,6 +8,7 @@ import re
 import pytest
 
 from consolidate.discover.matcher import Matcher
+from consolidate.discover.units import markdown_blocks  # the dream's CLAUDE.md entries, the scan's units
 from tests.discover.test_samerule import OTHER_RULE, SAME_RULE
 
 
@@ -42,7 +43,7 @@ def test_the_scan_and_the_dream_both_see_another_rule(known: str, principle: str
 def test_a_rule_that_says_the_words_and_names_more_updates_never_copies() -> None:
     known = Matcher.of_texts(["- Run `cargo test` before every commit."])
     found = known.judge("Run `cargo test --release` before every commit")
-    assert (found.category, found.related) == ("UPDATE", "Run `cargo test` before every commit.")
+    assert (found.category, found.related) == ("UPDATE", "- Run `cargo test` before every commit.")
     assert known.judge("Run `cargo test` before every commit").category == "RECORDED"
 
 
@@ -65,7 +66,7 @@ def test_a_contradiction_is_the_best_match_about_the_same_subject() -> None:
     )
     known = Matcher.of_texts([f"## Overview\n\n{overview}\n\n## Sessions\n\n- Commit the session files.\n"])
     found = known.judge("Never commit the session files")
-    assert (found.category, found.related) == ("CONTRADICT", "Commit the session files.")
+    assert (found.category, found.related) == ("CONTRADICT", "- Commit the session files.")
     assert (
         known.judge("Never use `cargo install`, install with `acme install --path .`").category
         != "CONTRADICT"
@@ -164,3 +165,25 @@ def test_a_procedure_restated_is_quoted_with_its_lead_in_and_the_steps_it_takes(
     assert found.category == "RECORDED"
     assert found.quote.startswith("**Before starting work:**"), found.quote
     assert "2. Write a dated entry" in found.quote or "Write a dated entry" in found.quote, found.quote
+
+
+REMINDER = (
+    "## Workflow\n\n**After each release, remind the user to push the tags:**\n```\nReleased v1.2.\n\n"
+    "Remember to push the tags.\n```\n\n- Never push the tags yourself; the user pushes them.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "principle",
+    [
+        "Never push the tags",
+        "Do not push tags",
+        "Remind the user to push the tags after each release",
+        "Push the tags",
+    ],
+)
+def test_the_scan_and_the_dream_read_a_fenced_example_line_inside_its_block(principle: str) -> None:
+    scan = Matcher.of_texts([REMINDER]).judge(principle)
+    dream = Matcher.of_entries([("CLAUDE.md", s, b) for s, b in markdown_blocks(REMINDER)]).judge(principle)
+    assert (scan.category, scan.related) == (dream.category, dream.related)
+    assert scan.related != "Remember to push the tags."  # the example message is never a rule alone

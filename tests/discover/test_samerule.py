@@ -196,7 +196,7 @@ def test_a_rule_that_says_an_old_one_and_more_extends_it() -> None:
     memory = Memory.of_texts(["- Run `cargo fmt` before every commit."])
     longer = "Run `cargo fmt -- --skip macros` before every commit: plain `cargo fmt` breaks the macro files"
     found = memory.extended(longer)
-    assert found is not None and found.unit.text == "Run `cargo fmt` before every commit."
+    assert found is not None and found.unit.text == "- Run `cargo fmt` before every commit."
     assert memory.restating(longer) is None  # it names more than the old rule: an update, never a duplicate
     assert memory.extended("`cargo fmt` breaks the macro files") is None  # shares a command, not the rule
     assert memory.extended("Always run `cargo fmt` before a commit") is None  # the same rule: no update
@@ -220,4 +220,4 @@ def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() ->
     }
     (found,) = build_report([signal], memory).candidates
     assert found.category == "UPDATE"
-    assert found.related == "**Do not deploy before the tests pass.** Run `make check` first."
+    assert found.related == "- **Do not deploy before the tests pass.** Run `make check` first."
