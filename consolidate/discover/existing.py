@@ -40,7 +40,7 @@ def negated_terms(text: str) -> frozenset[str]:
 
 # "X is forbidden", "X is not allowed", "X is bad form": a ban said after what it bans, read as "never X".
 _BANNED = lazy(
-    r"(?:^|(?<=[.;:!?—–(]\s)|(?<=,\s))(?P<what>(?:[\w`'./-]+\s+){0,7}?[\w`'./-]+)\s+(?:is|are)\s+"
+    r"(?:^|(?<=[.;:!?—–(]\s)|(?<=,\s)|(?<=\bas\s)|(?<=\bsince\s)|(?<=\bbecause\s))(?P<what>(?:[\w`'./-]+\s+){0,7}?[\w`'./-]+)\s+(?:is|are)\s+"
     r"(?:(?:strictly|absolutely|really|always|considered|very)\s+)?(?:"
     r"forbidden|prohibited|disallowed|banned|off[- ]limits|unacceptable|"
     r"not\s+(?:allowed|permitted|acceptable|ok|okay)|never\s+(?:allowed|permitted|acceptable|ok|okay)|"

@@ -111,6 +111,7 @@ _SYNONYMS = (
     "check verify validate confirm ensure",
     "install installation reinstall",
     "start begin beginning starting",
+    "wait stop pause halt",
     "finish complete completion end",
     "mention say state tell",
     "before prior earlier",
@@ -411,17 +412,22 @@ class Restated:
 
 
 def _lines(text: str) -> list[str]:
-    """The lines of a paragraph of two prose lines or more, when no fenced code is in it."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    if len(lines) < 2 or _LIST_ITEM.match(text) or any(_SKIP_LINE.match(line) for line in lines):
-        return []
-    return [line for line in lines if len(line) > 8]
+    """The lines of a block of two lines or more (a paragraph, a list item with its nested items or
+    its wrapped lines), each compared alone too; the lines of fenced code never are."""
+    lines: list[str] = []
+    fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        elif not fence and line.strip() and not _SKIP_LINE.match(line):
+            lines.append(line.strip())
+    return [line for line in lines if len(line) > 8] if len(lines) >= 2 else []
 
 
 class Memory:
     """Remembered statements, each with its heading, in the order they are written; consecutive list
-    items after a lead-in ("On completion:") also form one unit with it, and each line of a paragraph
-    of prose lines is one too."""
+    items after a lead-in ("On completion:") also form one unit with it, and each line of a block of
+    several lines is one too (never a line of fenced code)."""
 
     def __init__(self, statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]] = ()) -> None:
         self.statements = list(statements)
@@ -433,7 +439,7 @@ class Memory:
                 self.units.append(Unit(text, first[0], tuple(members)))
         said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
         self._weights = _weights([own.stems | context.stems for own, context in said])
-        # each line of a paragraph of prose lines is also compared alone (lines of fenced code never)
+        # each line of a block of several lines is also compared alone (lines of fenced code never)
         self.lines = [
             Unit(line, heading, (i,))
             for i, (heading, text) in enumerate(self.statements)

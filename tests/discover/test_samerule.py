@@ -78,6 +78,14 @@ SAME_RULE = [
         "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
         "Update `CHANGELOG.md` before tagging a release because the packagers read it",
     ),
+    (  # stop / wait: one word of the general vocabulary of rules
+        "**After deploying, report the build number and wait:**\n```\nDeployed build 42.\n```",
+        "Stop after every deploy so the user can check the build",
+    ),
+    (  # a ban said after what it bans
+        "- Never run migrations against production by hand.",
+        "Running migrations against production by hand is forbidden",
+    ),
 ]
 
 # (remembered text, candidate principle): the candidate shares words or a command but is another rule.
