@@ -439,6 +439,7 @@ class Memory:
                 self.units.append(Unit(text, first[0], tuple(members)))
         said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
         self._weights = _weights([own.stems | context.stems for own, context in said])
+        self._weighed: dict[Text, tuple[tuple[str, float], ...]] = {}
         # each line of a block of several lines is also compared alone (lines of fenced code never)
         self.lines = [
             Unit(line, heading, (i,))
@@ -579,8 +580,7 @@ class Memory:
             total += weight
             covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
-        for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
-            weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
+        for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
             total += weight
             if stem in vocabulary:
                 covered += weight
@@ -592,6 +592,20 @@ class Memory:
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
         return max(covered / total, self._rule_share(said, vocabulary))
+
+    def _weighted(self, said: Text) -> tuple[tuple[str, float], ...]:
+        """The stems of `said` outside its anchors with their weights, worked out once per text (a
+        principle is weighed against every unit that shares words with it)."""
+        found = self._weighed.get(said)
+        if found is None:
+            if len(self._weighed) > 4096:
+                self._weighed.clear()
+            found = tuple(
+                (stem, self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0))
+                for stem in sorted(said.stems - said.anchor_stems)
+            )
+            self._weighed[said] = found
+        return found
 
     def _rule_share(self, said: Text, vocabulary: frozenset[str]) -> float:
         """The share of the rule itself the unit says, its cause left out: a rule restated with
