@@ -39,6 +39,7 @@ SAME = 0.78  # weighted share of the candidate's content a unit must say to stat
 SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
 SAME_ANCHORED = 0.65  # enough when a code span of the same shape is in both (`[12],[14]`, `[1],[2]`)
 PAIR_PART = 0.35  # what each of two statements that state a rule together must say of it alone
+LINES_ALONE = 12  # the most lines of a block whose lines are also compared alone
 QUOTE_PART = 0.2  # what an item must say of a rule a list states to be quoted with it
 PAIR_POOL = 6  # the statements saying most of a rule that are tried two by two
 MIN_CONTENT = 3  # fewer content words than this is too little to judge by
@@ -413,7 +414,8 @@ class Restated:
 
 def _lines(text: str) -> list[str]:
     """The lines of a block of two lines or more (a paragraph, a list item with its nested items or
-    its wrapped lines), each compared alone too; the lines of fenced code never are."""
+    its wrapped lines), each compared alone too, up to `LINES_ALONE` of them; the lines of fenced
+    code never are."""
     lines: list[str] = []
     fence = False
     for line in text.splitlines():
@@ -421,7 +423,9 @@ def _lines(text: str) -> list[str]:
             fence = not fence
         elif not fence and line.strip() and not _SKIP_LINE.match(line):
             lines.append(line.strip())
-    return [line for line in lines if len(line) > 8] if len(lines) >= 2 else []
+    if not 2 <= len(lines) <= LINES_ALONE:
+        return []  # a longer text (a topic file's body) is compared whole
+    return [line for line in lines if len(line) > 8]
 
 
 class Memory:
