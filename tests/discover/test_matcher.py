@@ -126,18 +126,15 @@ def test_a_list_said_in_part_is_still_recorded() -> None:
     assert _both(known, "The `[server]` table holds host, port and timeout") == ("RECORDED", "RECORDED")
 
 
-def test_a_shared_path_is_not_a_shared_program() -> None:
-    known = "## Work\n\n- Create a dated entry in `notes/log.md` with the context and the plan.\n"
-    scan, dream = _both(known, "Update `notes/log.md` with the outcome")
-    assert scan == dream and scan != "RECORDED", (scan, dream)
-
-
-def test_one_step_of_a_procedure_sharing_a_path_is_not_the_procedure() -> None:
-    known = (
+@pytest.mark.parametrize(
+    "known",
+    [
+        "## Work\n\n- Create a dated entry in `notes/log.md` with the context and the plan.\n",
         "## Workflow\n\n**Before starting work:**\n1. Create a branch for it\n"
-        "2. Create a dated entry in `notes/log.md` with the context and the plan\n"
-        "3. Update the roadmap\n"
-    )
+        "2. Create a dated entry in `notes/log.md` with the context and the plan\n3. Update the roadmap\n",
+    ],
+)
+def test_a_shared_path_is_no_shared_program_and_one_step_sharing_it_not_the_procedure(known: str) -> None:
     scan, dream = _both(known, "Update `notes/log.md` with the outcome")
     assert scan == dream and scan != "RECORDED", (scan, dream)
 
