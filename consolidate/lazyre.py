@@ -12,7 +12,7 @@ itself, never listed by hand, so they stay right whatever the pattern becomes.
 from __future__ import annotations
 
 import re
-from re import _parser  # type: ignore[attr-defined]  # the stdlib's own parser of patterns
+from re import _casefix, _parser  # type: ignore[attr-defined]  # the stdlib's own parser of patterns
 
 TYPE_CHECKING = False  # not `typing`: the hooks import this module
 if TYPE_CHECKING:
@@ -38,8 +38,9 @@ class _LazyPattern:
                 setattr(self, method, getattr(compiled, method))
             literals = required_literals(self.pattern, self.flags) if self._prefilter else None
             if literals:
+                caseless = bool(compiled.flags & re.IGNORECASE)
                 for method in ("search", "match", "fullmatch"):
-                    setattr(self, method, _prefiltered(getattr(compiled, method), literals))
+                    setattr(self, method, _prefiltered(getattr(compiled, method), literals, caseless))
         return getattr(compiled, name)
 
     def __repr__(self) -> str:
@@ -53,14 +54,24 @@ def lazy(source: str, flags: int | re.RegexFlag = 0, *, prefilter: bool = False)
     return pattern
 
 
-def _prefiltered(method: Any, literals: tuple[str, ...]) -> Any:
+def _prefiltered(method: Any, literals: tuple[str, ...], caseless: bool) -> Any:
     """`method` (the compiled pattern's search, match or fullmatch), run only on a text holding one of
     the literals; None at once for any other (the regex cannot match it). Called with a start or end
-    position, it runs as it is."""
+    position, it runs as it is; so it does, for a pattern ignoring case, on a text beyond ASCII (whose
+    fold would cost more than the search saves)."""
 
     def run(string: str, *args: Any, **kwargs: Any) -> Any:
-        if args or kwargs or any(map(string.__contains__, literals)):
+        if args or kwargs:
             return method(string, *args, **kwargs)
+        if caseless:
+            if not string.isascii():
+                return method(string)
+            string_ = string.lower()
+        else:
+            string_ = string
+        for literal in literals:  # a plain loop: faster than any() over a map or a generator here
+            if literal in string_:
+                return method(string)
         return None
 
     return run
@@ -78,21 +89,33 @@ _Info = tuple[
 
 def required_literals(source: str, flags: int = 0) -> tuple[str, ...] | None:
     """Strings one of which occurs in every match of the pattern, or None when there is no such set (a
-    match may hold no fixed text) or the pattern ignores case (its literals then match more than
-    themselves). Zero-width parts (anchors, look-arounds) only narrow the matches, so they are passed
-    over; classes of a few characters count as those characters; anything else open-ended breaks the
-    literal text around it."""
-    if flags & re.IGNORECASE:
-        return None
+    match may hold no fixed text). Zero-width parts (anchors, look-arounds) only narrow the matches, so
+    they are passed over; classes of a few characters count as those characters; anything else
+    open-ended breaks the literal text around it. For a pattern that ignores case the literals are
+    folded (`fold`): one of them is then in the folded form of every match."""
     try:
         parsed = _parser.parse(source, flags)
     except (re.error, RecursionError):
         return None
-    if parsed.state.flags & re.IGNORECASE:
-        return None
     exact, required = _sequence(list(parsed))
     literals = _requirement(exact) if exact is not None else required
+    if literals and (flags | parsed.state.flags) & re.IGNORECASE:
+        literals = frozenset(map(fold, literals))
     return _shortest_form(literals) if literals else None
+
+
+# The characters the regex engine takes for one another when it ignores case beyond their lower case
+# ("ı" and "i", "ſ" and "s", …), each mapped to the smallest of its kind (an ASCII letter stays itself).
+_FOLD = {
+    code: min(code, *others) for code, others in _casefix._EXTRA_CASES.items() if min(code, *others) != code
+}
+
+
+def fold(text: str) -> str:
+    """The text as the engine compares it when ignoring case: lower case as it lowers one character
+    ("İ" is "i", not "i̇"), each look-alike as the smallest of its kind. An ASCII text's fold is its
+    lower case."""
+    return text.replace("İ", "i").lower().translate(_FOLD)
 
 
 def _requirement(strings: frozenset[str] | None) -> frozenset[str] | None:

@@ -36,6 +36,7 @@ MEMORY_REQUEST = lazy(
     r"\bзапомни\s+это\b|写(?:到|进|入)\s*(?:claude|memory|记忆)|(?:加到|记到|记入)\s*claude|记住这(?:个|一点)|"
     r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
     re.IGNORECASE,
+    prefilter=True,
 )
 _PRODUCT = lazy(
     r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"

@@ -37,8 +37,13 @@ def test_required_literals_are_derived_from_the_pattern() -> None:
     for open_ended in (r"\w+", r"a|\d", r"(a|)\1", r".*", r"x?y*"):
         assert required_literals(open_ended) is None, open_ended
     assert required_literals(r"[^x]yz?|q") == ("q", "y") and required_literals(r"(a)\1") == ("a",)
-    assert required_literals("abc", re.IGNORECASE) is None  # a literal ignoring case matches more than itself
-    assert required_literals(r"(?i)abc") is None and required_literals(r"x(?i:abc)") == ("x",)
+    # Ignoring case, the literals are folded as the engine compares them ("ı" is taken for "i").
+    assert (
+        required_literals("ABC|hayır", re.IGNORECASE)
+        == ("abc", "hayir")
+        == required_literals("(?i)abc|hayır")
+    )
+    assert required_literals(r"x(?i:abc)") == ("x",)  # a part ignoring case in a pattern that does not
 
 
 _TRICKY = (
@@ -65,6 +70,22 @@ def test_a_prefiltered_pattern_answers_as_the_pattern(text: str) -> None:
         for method in ("search", "match", "fullmatch"):
             got, want = getattr(filtered, method)(text), getattr(plain, method)(text)
             assert (got and (got.span(), got.groups())) == (want and (want.span(), want.groups())), source
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["hay", "ır", "ir", "IR", "İ", "ı", "i", "I", "ſ", "s", "S", "\u212a", "k", "Σ", "σ", "ς",
+                         "stop", "STOP", "Wrıte", "write", " ", "ο"]),
+        max_size=10,
+    ).map("".join)
+)  # fmt: skip
+def test_a_prefiltered_pattern_ignoring_case_answers_as_the_pattern(text: str) -> None:
+    for source in (r"\bhayır\b|stop", r"wr[iı]te|kind|ſs", r"(?:ος|σο)i", r"(?-i:Stop)|ir"):
+        plain, filtered = re.compile(source, re.IGNORECASE), lazy(source, re.IGNORECASE, prefilter=True)
+        for method in ("search", "match", "fullmatch"):
+            got, want = getattr(filtered, method)(text), getattr(plain, method)(text)
+            assert (got and got.span()) == (want and want.span()), source
 
 
 def test_a_text_without_the_literals_is_not_searched() -> None:
