@@ -247,7 +247,9 @@ def main() -> None:
             if not args.keep:
                 shutil.rmtree(work / f"{size}-{row['transcripts_mb']}", ignore_errors=True)
         if len(peaks) > 1:  # flat in the transcript size: the same peak at every size of transcripts
-            print("peak RSS by size: " + ", ".join(f"{mb:.0f} MB at {what}" for what, mb in peaks), flush=True)
+            print(
+                "peak RSS by size: " + ", ".join(f"{mb:.0f} MB at {what}" for what, mb in peaks), flush=True
+            )
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -3,10 +3,15 @@
 Synthetic sessions (real record shapes) with planted markers, remember requests, corrections, error →
 fix pairs, rejected tool uses and decisions in English, Russian, Chinese and Turkish, plus look-alike
 noise. The "dev" pool is what the rules were tuned on; the "holdout" pool was written separately and
-is only measured. Several seeds shuffle the sessions (and the noise drawn into them).
+is only measured. The "shapes" scenarios (`consolidate.evaluate.discover_shapes`) are lessons carried
+by the dialogue around a turn, in other words again, with look-alikes of each shape ("shapes-holdout":
+the same shapes written apart, only measured). Several seeds
+shuffle the sessions (and the noise drawn into them).
 
     python bench/scan_devset.py
     python bench/scan_devset.py --pool holdout --seeds 1,2,3 --show
+    python bench/scan_devset.py --pool shapes --show
+    python bench/scan_devset.py --pool all                # dev, holdout, shapes, shapes-holdout
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 
 from consolidate.evaluate.discover_devset import KINDS, generate_devset
 from consolidate.evaluate.discover_score import Evaluation, evaluate
+from consolidate.evaluate.discover_shapes import generate_shapes
 
 
 def run(pool: str, seed: int, root: Path) -> Evaluation:
@@ -27,7 +33,10 @@ def run(pool: str, seed: int, root: Path) -> Evaluation:
     from consolidate.settings import load_settings
 
     sessions = root / f"{pool}-{seed}"
-    devset = generate_devset(sessions, pool=pool, seed=seed)
+    if pool.startswith("shapes"):
+        devset = generate_shapes(sessions, seed=seed, pool="holdout" if pool == "shapes-holdout" else "dev")
+    else:
+        devset = generate_devset(sessions, pool=pool, seed=seed)
     settings = load_settings(root, home=root / "home")
     return evaluate(discover(settings, transcripts_dir=sessions), devset)
 
@@ -73,12 +82,16 @@ def _fmt(value: float | None) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pool", choices=["dev", "holdout", "both"], default="both")
+    parser.add_argument(
+        "--pool", choices=["dev", "holdout", "shapes", "shapes-holdout", "both", "all"], default="both"
+    )
     parser.add_argument("--seeds", default="1,2,3,4,5")
     parser.add_argument("--show", action="store_true", help="list the misses and the false positives")
     args = parser.parse_args()
     seeds = [int(s) for s in args.seeds.split(",")]
-    pools = ["dev", "holdout"] if args.pool == "both" else [args.pool]
+    pools = {"both": ["dev", "holdout"], "all": ["dev", "holdout", "shapes", "shapes-holdout"]}.get(
+        args.pool, [args.pool]
+    )
     with tempfile.TemporaryDirectory() as tmp:
         for pool in pools:
             report(pool, seeds, summed([run(pool, seed, Path(tmp)) for seed in seeds]), args.show)

@@ -39,6 +39,15 @@ _COMMITMENT = lazy(
     r"next time|whenever|the default)\b|\b(?:from now on|going forward),? i'?ll\b",
     re.IGNORECASE,
 )
+# The same promise in our other languages: "буду каждый раз …", "以后每次都会 …", "bundan sonra … -acağım".
+_COMMITMENT_INTL = lazy(
+    r"\b(?:буду|стану)\b[^.!?\n]*\b(?:всегда|каждый раз|впредь|теперь|по умолчанию|после кажд\w*|перед кажд\w*)|"
+    r"\b(?:впредь|с этого момента|в дальнейшем|теперь всегда)\b[^.!?\n]*\bбуду\b|"
+    r"(?:以后|今后|从现在开始|往后)[^。！？\n]{0,30}(?:会|都)|我(?:以后|今后)?会[^。！？\n]{0,30}(?:每次|以后|今后|一直|总是)|"
+    r"\b(?:bundan sonra|her seferinde|artık hep|her zaman)\b[^.!?\n]*\w(?:acağım|eceğim|ıcam|icem)\b",
+    re.IGNORECASE,
+)
+_OTHER_SCRIPT = lazy(r"[\u0400-\u04ff\u3400-\u9fffğışĞİŞ]")  # Russian, Chinese or Turkish in the reply
 _RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
     r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
@@ -76,16 +85,71 @@ def read_reply(text: str) -> Reply:
     first = head.split("\n\n", 1)[0]
     lowered = first.lower()
     promised = "i'll" in lowered or "i will" in lowered or "ill " in lowered
-    commitment = promised and bool(_COMMITMENT.search(first))
+    english = promised and bool(_COMMITMENT.search(first))
+    commitment = english or (not first.isascii() and _OTHER_SCRIPT.search(first) is not None
+                             and bool(_COMMITMENT_INTL.search(first)))  # fmt: skip
     if match is None and not commitment:
         return NO_REPLY
     rest = head[match.end() :] if match else head
     return Reply(2 if strong else 1 if weak else 0, commitment, rest)
 
 
+# A restatement that holds beyond the moment: a generaliser, or a modal scoped to the whole project
+# ("in this repo commit messages must be in English", "这个仓库的提交说明必须用英文写").
+_LASTING = lazy(
+    r"\b(?:always|never|only ever|every ?time|each time|whenever|by default|from now on|going forward|in general)\b|"
+    r"всегда|никогда|каждый раз|впредь|по умолчанию|总是|永远|每次|一律|始终|统一|默认|"
+    r"\b(?:her zaman|asla|her seferinde|hiçbir zaman)\b",
+    re.IGNORECASE,
+)
+_SCOPE = lazy(
+    r"\b(?:in|across|for|throughout) (?:this|our|the whole) (?:repo|repository|project|codebase|code base)\b|"
+    r"в (?:этом|нашем) (?:репозитории|проекте)|(?:这个|本|我们的)(?:仓库|项目|代码库)|"
+    r"\b(?:bu|bizim) (?:depo|proje)\w*",
+    re.IGNORECASE,
+)
+_SCOPED_MODAL = lazy(r"\b(?:must|should|has to|have to|needs? to)\b|нужно|надо|должн\w*|必须|应该|\w+(?:malı|meli)\b",
+                     re.IGNORECASE)  # fmt: skip
+# Where the rule ends and the assistant's own next step begins: "…; I fixed the file", "…，我重新提交一次".
+_OWN_STEP = lazy(r"\s*(?:;|[,，；]\s*(?=我|i'?ll\b|i will\b|let me\b|я\s)|—\s*(?=i'?ll\b|let me\b)).*$",
+                 re.IGNORECASE | re.DOTALL)  # fmt: skip
+
+
+_CONSEQUENCE = lazy(
+    r",?\s+(?:so|because|since|which|as a result)\s+|[,，]\s*(?:так что|потому что|поэтому|所以|因为|因此|"
+    r"bu yüzden|çünkü)",
+    re.IGNORECASE,
+)
+
+
+# "the test always failed because of the typo", "тест всегда падал", "test her zaman başarısız oldu": what
+# happened, told in the past, is no rule.
+_PAST = lazy(
+    r"(?<!\bare )(?<!\bis )(?<!\bbe )(?<!\bget )(?<!\bgets )"  # "are always installed" is a rule, passive
+    r"\b(?:always|never|ever)\s+(?:\w+ed|was|were|had|did|went|broke|ran|got|made|took|been)\b|"
+    r"(?:всегда|никогда(?: не)?)\s+\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
+    r"\b(?:her zaman|asla|hiçbir zaman)\b[^.;]*\w(?:dı|di|du|dü|tı|ti|tu|tü)(?:m|n|k|lar|ler)?\b",
+    re.IGNORECASE,
+)
+
+
+def lasting_rule(reply: Reply) -> str:
+    """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
+    must always be changed in the generator"), without the assistant's next step; "" otherwise."""
+    if reply.strength < 2 or not reply.restatement:
+        return ""
+    said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
+    main = _CONSEQUENCE.split(said, maxsplit=1)[0]  # "X requires Y, so Z never matches": Z explains, no rule
+    if _PAST.search(main):
+        return ""
+    if _LASTING.search(main) or _SCOPE.search(main) and _SCOPED_MODAL.search(main):
+        return said
+    return ""
+
+
 def restated_rule(rest: str) -> str:
     """The first sentence after the acknowledgement when it reads as a rule ("— X must Y", "I'll …")."""
-    rest = re.sub(r"^[\s,.!:;—–-]+", "", rest)
+    rest = re.sub(r"^[\s,.!:;—–\-，。！：；、]+", "", rest)
     parts = sentences(rest.split("\n\n", 1)[0])[:2]
     for sentence in parts:
         if sentence.endswith(("?", "？")) or sentence.startswith(

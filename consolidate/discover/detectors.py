@@ -44,6 +44,7 @@ REASON_WINDOW = 4  # records between a bare rejection and the user's typed reaso
 LONG_MESSAGE = 600  # beyond this, only a correction at the very start counts
 CLASSIFY_LIMIT = 4000  # a remember request or decision is said early, not at the end of a pasted log
 SOFT_LIMIT = 1500  # a plain sentence counts only in a message that is not a pasted log
+TERSE_LIMIT = 300  # a remark with no rule words, which only a reply that concedes and says a rule can carry
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 MARKER_TURNS = 2  # user turns that may still contradict a marker before it stands
 _CONTRADICTS = lazy(
@@ -352,6 +353,8 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         turn.kind = "correction" if context.interrupted else "preference"
         turn.soft = True  # its wording is looked for only once the reply has carried it (see `judge`)
         turn.score = features(text) + context.interrupted
+    elif len(text) <= TERSE_LIMIT:
+        turn.use, turn.kind, turn.soft, turn.terse = context.last_use, "correction", True, True
     else:
         return None
     if memory and kind in ("remember", "decision", "correction") and not turn.principle:
@@ -377,7 +380,9 @@ def _finish_turn(context: _Context, position: int) -> None:
         context=action_trigger(turn.use) if turn.use else (turn.before[0][:160] if turn.before else ""),
         language=language(turn.text),
         strength=_strength(mask_code(turn.text).lower()) + 0.05 * max(0, score - THRESHOLD),
-        standing=turn.reply.commitment or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
+        standing=turn.reply.commitment
+        or turn.terse  # the reply's rule was kept only when it holds beyond the moment
+        or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
         **turn.base,
     )
     signal.episode = turn.episode

@@ -38,11 +38,29 @@ def negated_terms(text: str) -> frozenset[str]:
     return _polarity(text)[0]
 
 
+# "X is forbidden", "X is not allowed", "X is bad form": a ban said after what it bans, read as "never X".
+_BANNED = lazy(
+    r"(?:^|(?<=[.;:!?—–(]\s)|(?<=,\s)|(?<=\bas\s)|(?<=\bsince\s)|(?<=\bbecause\s))(?P<what>(?:[\w`'./-]+\s+){0,7}?[\w`'./-]+)\s+(?:is|are)\s+"
+    r"(?:(?:strictly|absolutely|really|always|considered|very)\s+)?(?:"
+    r"forbidden|prohibited|disallowed|banned|off[- ]limits|unacceptable|"
+    r"not\s+(?:allowed|permitted|acceptable|ok|okay)|never\s+(?:allowed|permitted|acceptable|ok|okay)|"
+    r"(?:a\s+)?bad\s+(?:form|idea|practice)|a\s+mistake)\b",
+    re.IGNORECASE,
+)
+
+
+def as_ban(lowered: str) -> str:
+    """A ban said after what it bans, said before it: "force-pushing main is forbidden" is "never
+    force-pushing main", so both readings of polarity see the same prohibition as "never force-push
+    to main"."""
+    return _BANNED.sub(lambda m: "never " + m["what"], lowered)
+
+
 @lru_cache(maxsize=4096)
 def _polarity(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """(negated stems, stems also said outside what a negation negates): "NEVER cargo install"
     negates cargo and still speaks of installing."""
-    lowered = text.lower()
+    lowered = as_ban(text.lower())
     found: set[str] = set()
     rest: list[str] = []
     start = 0

@@ -133,6 +133,12 @@ DECISION = _any(
     r"\b(?:мы )?(?:решили|договорились|выбрали|остановились на)\b|\bбудем использовать\b",
     r"我们决定|决定(?:用|使用|采用)|改用|就用|统一用|采用|选择了?用",
     r"\b\w+(?:alım|elim)\b|\bkarar verdik\b|\b(?:seçtik|seçelim|tercih ettik|tercih edelim|geçelim)\b",
+    # the same choice in other words: a preference for the team, a final call, a settled choice
+    r"\b(?:i'?d rather|i prefer|we prefer) (?:we |to )?(?:use|stick (?:with|to)|go with|keep)\b|"
+    r"\bwe(?:'ll| will)? stick (?:with|to)\b|\bfinal (?:call|answer|decision)\b",
+    r"\bостановимся на\b|\bостанавливаемся на\b|\bрешено\b",
+    r"就这么定了|就定了|定下来|敲定",
+    r"\bkarar (?:kıldık|kılalım|verelim|verildi)\b|\bkarar kıl\w*",
 )
 REASON = _any(
     r"\b(?:because|since|as it|as they|so that|so we|given that|due to|otherwise|to avoid|the reason)\b",
@@ -198,6 +204,7 @@ DECISION_KEYS = (
     "going to use", "decision", "давай", "реши", "договор", "выбра", "останов", "будем",
     "决定", "改用", "就用", "统一用", "采用", "选择", "alım", "alim", "elim", "karar", "seçtik", "sectik",
     "seçelim", "secelim", "tercih", "geçelim", "gecelim",
+    "rather", "prefer", "stick", "final", "останав", "решено", "定", "敲定",
 )  # fmt: skip
 CORRECTION_KEYS = (
     "wrong", "incorrect", "not right", "not correct", "not what", "not like", "said", "told", "asked", "meant",

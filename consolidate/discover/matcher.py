@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
-from .samerule import Memory, anchors_said, opposed, read, restating_entries, values_differ
+from .samerule import Memory, Unit, anchors_said, opposed, read, restating_entries, values_differ
 from .text import stems
+from .units import text_entries
 
 RECORDED = 0.8  # the share of the principle's content words a statement says to record it already
 RECORDED_JACCARD = 0.8  # or the two say nearly the same words, both ways
@@ -34,14 +35,17 @@ RECORDED_WITH_CODE = 0.6  # enough when every program the principle names is in 
 RELATED = 0.5  # the share of the smaller text's words two texts share to be about one rule
 MIN_SHARED = 2  # fewer shared content words than this is no relation at all
 _CODE = lazy(r"`([^`\n]+)`")
+_LEAD = lazy(r"[:：]\**\s*$")
+_PROGRAM = lazy(r"[a-z][\w+-]*")
 
 
 @dataclass(frozen=True)
 class Verdict:
     category: str  # RECORDED | UPDATE | CONTRADICT | UNSURE | FILL_GAP
     related: str = ""  # the statement it is about, as written
-    members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for
+    members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for, the one quoted first
     how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
+    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps)
 
     @property
     def confident(self) -> bool:
@@ -52,23 +56,31 @@ class Verdict:
 class Matcher:
     """What is remembered, as compared with a learning (see the module)."""
 
-    def __init__(self, memory: Memory, extra: Sequence[str] = ()) -> None:
+    def __init__(self, memory: Memory) -> None:
         self.memory = memory
-        # stage one compares single statements (and code lines, which say what to run)
-        self.texts = [text for _, text in memory.statements] + list(extra)
+        # stage one compares single statements, and each line of a paragraph of prose lines
+        self.texts = [text for _, text in memory.statements] + [u.text for u in memory.lines]
         self._stems = [stems(t) for t in self.texts]
         self._by_stem: dict[str, list[int]] = {}
         for position, found in enumerate(self._stems):
             for stem in found:
                 self._by_stem.setdefault(stem, []).append(position)
-        self._owner = list(range(len(memory.statements))) + [-1] * len(extra)
+        self._owner = list(range(len(memory.statements))) + [u.members[0] for u in memory.lines]
+        # never a copy by words: a lead-in ("These operations are off limits:") says its rule with its
+        # list, never alone,
+        self._not_alone = {
+            u.members[0] for u in memory.units if u.group and _LEAD.search(u.text.split("\n")[0])
+        }
+        # nor is a block of three lines or more (a list with its nested items, code): its many words
+        # say a short rule by chance; the meaning match weighs it
+        self._not_alone |= {p for p, text in enumerate(self.texts) if text.count("\n") >= 2}
 
     @classmethod
     def of_texts(cls, texts: Mapping[str, str] | Iterable[str]) -> Matcher:
-        """Markdown texts: each line or list item under its heading, a list with its lead-in, and
-        each command line of a fenced block."""
+        """Markdown texts, read as the dream reads a CLAUDE.md (`units.markdown_blocks`): each list
+        item or paragraph (with the code that follows it) under its heading, a list with its lead-in."""
         values = list(texts.values() if isinstance(texts, Mapping) else texts)
-        return cls(Memory.of_texts(values), [line for text in values for line in _code_lines(text)])
+        return cls.of_entries(text_entries(values))
 
     @classmethod
     def of_entries(cls, entries: Sequence[tuple[str, str, str]]) -> Matcher:
@@ -81,16 +93,21 @@ class Matcher:
             return found
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
-            return self._verdict("RECORDED", restated.unit.members, "meaning")
+            members, quote = self.memory.saying_most(principle, restated.unit)
+            return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
         if extended is not None:
-            return self._verdict("UPDATE", extended.unit.members, "meaning")
+            return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
         return Verdict("FILL_GAP")
 
-    def _verdict(self, category: str, members: tuple[int, ...], how: str) -> Verdict:
-        return Verdict(category, self.memory.statements[members[0]][1], members, how)
+    def _verdict(
+        self, category: str, members: tuple[int, ...], how: str, unit: Unit | None = None
+    ) -> Verdict:
+        """The verdict naming the statements; a line of a paragraph is quoted as the line."""
+        text = unit.text if unit is not None and not unit.group else self.memory.statements[members[0]][1]
+        return Verdict(category, text, members, how)
 
     def _by_words(self, principle: str) -> Verdict:
         """Stage one: the statements that share content words with the principle. A contradiction is
@@ -120,7 +137,7 @@ class Matcher:
                 or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
             ):
                 if not _opposite(principle, text):
-                    if said_by(principle, text):
+                    if said_by(principle, text) and position not in self._not_alone:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
@@ -142,8 +159,7 @@ class Matcher:
         return self._at("CONTRADICT" if same_subject(principle, text) else "UNSURE", best[1])
 
     def _at(self, category: str, position: int, how: str = "") -> Verdict:
-        owner = self._owner[position]
-        return Verdict(category, self.texts[position], (owner,) if owner >= 0 else (), how)
+        return Verdict(category, self.texts[position], (self._owner[position],), how)
 
 
 def said_by(principle: str, statement: str) -> bool:
@@ -176,18 +192,7 @@ _SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")
 def _same_commands(principle: str, statement: str) -> bool:
     """Every program the principle names in backticks is named by the statement."""
     heads = {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
+    if not heads or not all(_PROGRAM.fullmatch(h) for h in heads):
+        return False  # a path or a file (`.claude/`, `notes/todo.md`) names no program: a rule about it may differ
     lowered = statement.lower()
     return bool(heads) and all(re.search(rf"(?<![\w-]){re.escape(h)}(?![\w-])", lowered) for h in heads)
-
-
-def _code_lines(text: str) -> list[str]:
-    """The lines of a text's fenced blocks: a command with its comment says what to run."""
-    found: list[str] = []
-    fence = False
-    for line in text.splitlines():
-        if line.lstrip().startswith(("```", "~~~")):
-            fence = not fence
-            continue
-        if fence and line.strip() and not line.lstrip().startswith("#"):
-            found.append(line.strip())
-    return found

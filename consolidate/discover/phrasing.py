@@ -25,6 +25,12 @@ _POLITE = lazy(
     re.IGNORECASE,
 )
 _LETS = lazy(r"^\s*let'?s\s+", re.IGNORECASE)
+# The words that announce a decision rather than state it: "final call:", "就这么定了：".
+_DECISION_LEAD = lazy(
+    r"^\s*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:(?:final (?:call|answer|decision)|decision|решено|就这么定了|就定了)"
+    r"\s*[:：,，—-]\s*|(?:i'?d rather|i prefer|we prefer)\s+(?:we\s+|to\s+)?(?=use|stick|go with|keep))",
+    re.IGNORECASE,
+)
 _LDIRECTIVE, _LCORRECTION_CUE = map(lexicon.lowered, (lexicon.DIRECTIVE, lexicon.CORRECTION_CUE))
 
 
@@ -87,7 +93,7 @@ def decision_principle(text: str) -> str:
             and lexicon.REASON.search(parts[index + 1])
         ):
             sentence = f"{sentence} {parts[index + 1]}"
-        sentence = _LETS.sub("", _ZH_LEAD.sub("", _LEAD.sub("", sentence)))
+        sentence = _LETS.sub("", _ZH_LEAD.sub("", _LEAD.sub("", _DECISION_LEAD.sub("", sentence))))
         return _finish(sentence, 200)
     return ""
 

@@ -12,7 +12,7 @@ from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
 from .signals import Signal
-from .text import content_size
+from .text import content_size, stems
 
 # Twins of the lexicon's patterns for lower-cased text (see `lexicon.lowered`).
 _LGENERIC, _LTRANSIENT, _LGENERALIZER, _LBEHAVIOUR = map(
@@ -38,6 +38,38 @@ def _names_something(principle: str) -> bool:
     return bool(re.search(r"(?<=\s)[A-ZА-Я][\w-]+|[\w.-]+/[\w./-]*|[\u3400-\u9fff]", principle))
 
 
+_NAMED = lazy(
+    r"`[^`\n]+`|(?<=\s)[A-Z][\w.+'-]*|[\w.-]+/[\w./-]*|\b\w+\.(?:toml|ya?ml|json|md|py|rs|ts|js|go|sql)\b"
+)
+_NON_LATIN = lazy(r"[\u0400-\u04ff\u3400-\u9fff]")
+_BECAUSE = lazy(
+    r"\b(?:because|since|so that|as it|given that|due to)\b|потому что|так как|поскольку|因为|由于|\bçünkü\b",
+    re.I,
+)
+
+
+# The words of choosing itself, and what names nothing: what is left must say what was chosen.
+_CHOOSING = stems(
+    "use using keep keeping go going stick sticking stay staying continue stop choose pick prefer rather "
+    "switch move now here this that these those it them today then "
+    "остановимся останавливаемся этом этим том тем это здесь тут сейчас давай давайте "
+    "burada şimdi bunu bununla bunda onu"
+)
+
+
+def names_a_choice(principle: str) -> bool:
+    """A decision says what was chosen: its part before the reason names something (code, a Name, a
+    path, a Latin name in Russian or Chinese text) or has a word beyond the choosing itself ("Use
+    pnpm"); "Keep going, since we are close", "Остановимся на этом, потому что уже поздно" and
+    "就这么定了，因为时间不够了" choose nothing."""
+    choice = _BECAUSE.split(principle, maxsplit=1)[0]
+    if _NAMED.search(choice):
+        return True
+    if _NON_LATIN.search(choice) and re.search(r"[A-Za-z]{2,}", choice):
+        return True
+    return bool(stems(choice) - _CHOOSING)
+
+
 def rejection_reason(signal: Signal) -> str:
     """Why the signal is not worth a candidate, or "" when it passes."""
     principle = signal.principle
@@ -49,6 +81,8 @@ def rejection_reason(signal: Signal) -> str:
         return "no principle"
     if signal.kind in ("marker", "queue"):
         return ""
+    if signal.kind == "decision" and not names_a_choice(principle):
+        return "no principle"
     lowered = principle.lower()
     if _LGENERIC.search(lowered):
         return "generic"

@@ -32,12 +32,15 @@ import snowballstemmer
 from rapidfuzz import fuzz, process
 
 from ..lazyre import lazy
+from .existing import as_ban
 from .text import STOPWORDS, language
 
 SAME = 0.78  # weighted share of the candidate's content a unit must say to state the rule
 SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
 SAME_ANCHORED = 0.65  # enough when a code span of the same shape is in both (`[12],[14]`, `[1],[2]`)
 PAIR_PART = 0.35  # what each of two statements that state a rule together must say of it alone
+LINES_ALONE = 12  # the most lines of a block whose lines are also compared alone
+QUOTE_PART = 0.2  # what an item must say of a rule a list states to be quoted with it
 PAIR_POOL = 6  # the statements saying most of a rule that are tried two by two
 MIN_CONTENT = 3  # fewer content words than this is too little to judge by
 _TYPO = 90  # rapidfuzz ratio for two words of at least 5 letters to be one word mistyped
@@ -109,6 +112,7 @@ _SYNONYMS = (
     "check verify validate confirm ensure",
     "install installation reinstall",
     "start begin beginning starting",
+    "wait stop pause halt",
     "finish complete completion end",
     "mention say state tell",
     "before prior earlier",
@@ -208,6 +212,10 @@ class Text:
     values: frozenset[tuple[str, str]] = frozenset()  # (shape, code as written) of each code span
     flat: str = ""  # the whole text lower-cased, backticks and emphasis left out, spaces squeezed
     cause: bool = False  # the reason is a cause ("because …", "so that …", "as forcing …"), not an aside
+    counts: frozenset[tuple[str, str]] = (
+        frozenset()
+    )  # (stem, number or `code`): "two sections", "the `X` trait"
+    items: tuple[frozenset[str], ...] = ()  # each list said in prose ("a, b, c and d"): its items as written
 
 
 @lru_cache(maxsize=32768)
@@ -253,7 +261,69 @@ def read(text: str) -> Text:
         frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
         " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
         bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
+        _counts(plain.lower(), stem) | _named(text, stem),
+        _lists(text.lower()),
     )
+
+
+_NUMBER_WORDS = {
+    w: str(n)
+    for n, w in enumerate(_split("zero one two three four five six seven eight nine ten eleven twelve"))
+}
+_COUNTED = lazy(
+    r"(?<![\w.-])(\d+|" + "|".join(_NUMBER_WORDS) + r")(?![\w.-])(?:\s+(?:[\w-]+\s+)??([^\W\d_]{3,}))?",
+    re.UNICODE,
+)
+
+
+def _counts(lowered: str, stem: Callable[[str], str]) -> frozenset[tuple[str, str]]:
+    """(what is counted, how many) of each number said in prose before a word: "three sections" is
+    (section, 3), "under 50 chars" (char, 50), "two top-level sections" (section, 2)."""
+    found: set[tuple[str, str]] = set()
+    for match in _COUNTED.finditer(lowered):
+        number, word = match.group(1), match.group(2)
+        if not word or word in STOPWORDS or (number == "one" and word in ("of", "that", "which")):
+            continue
+        base = stem(word)
+        found.add((_SYN.get(base, base), _NUMBER_WORDS.get(number, number)))
+    return frozenset(found)
+
+
+_NAMED = lazy(r"\b(?:the|a|an|its|our|their|this)\s+`([^`\n]+)`\s+([^\W\d_]{3,})", re.UNICODE | re.IGNORECASE)
+
+
+def _named(text: str, stem: Callable[[str], str]) -> frozenset[tuple[str, str]]:
+    """(what is named, the code span naming it) of a code span said between an article and a word:
+    "the `Execute` trait" is (trait, `execute`), compared as a count is ("the `Run` trait" names another trait)."""
+    found: set[tuple[str, str]] = set()
+    for match in _NAMED.finditer(text):
+        word = match.group(2).lower()
+        if word in STOPWORDS or word in _FUNCTION:
+            continue
+        base = stem(word)
+        found.add((_SYN.get(base, base), "`" + shape(match.group(1))))
+    return frozenset(found)
+
+
+_LIST = lazy(r"(?:[^,;:()\n—–]+,\s*){2,}(?:and\s+|or\s+)?[^,;:()\n—–.]+")
+
+
+def _lists(lowered: str) -> tuple[frozenset[str], ...]:
+    """Each list of three items or more said in prose ("profile, target_dir, build_std and config"):
+    its items as written (backticks and emphasis left out), when each is one to three words."""
+    found: list[frozenset[str]] = []
+    for match in _LIST.finditer(lowered):
+        parts = [" ".join(re.sub(r"[`*]", " ", p).split()) for p in match.group(0).split(",")]
+        parts[-1:] = re.split(r"^(?:and|or)\s+|\s+(?:and|or)\s+", parts[-1], maxsplit=1)
+        parts = [p for p in parts if p]
+        if len(parts) < 3:
+            continue
+        size = len(parts[1].split())  # the first item as long as the second: "… holds host, port"
+        parts[0] = " ".join(re.split(r"\s-\s", parts[0])[-1].split()[-size:])
+        parts[-1] = " ".join(parts[-1].split()[:size])
+        if all(0 < len(p.split()) <= 3 for p in parts):
+            found.append(frozenset(parts))
+    return tuple(found)
 
 
 def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
@@ -306,9 +376,10 @@ _PHRASES = (
 
 def phrased(lowered: str) -> str:
     """Phrases of one meaning said one way: "right away" is "immediately", a leading "once" is
-    "after", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
+    "after", "X is forbidden" is "never X", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
     for pattern, replacement in _PHRASES:
         lowered = pattern.sub(replacement, lowered)
+    lowered = as_ban(lowered)
     return _UNTIL.sub(lambda m: m.group(1) + " only after ", lowered)
 
 
@@ -341,9 +412,26 @@ class Restated:
     score: float
 
 
+def _lines(text: str) -> list[str]:
+    """The lines of a block of two lines or more (a paragraph, a list item with its nested items or
+    its wrapped lines), each compared alone too, up to `LINES_ALONE` of them; the lines of fenced
+    code never are."""
+    lines: list[str] = []
+    fence = False
+    for line in text.splitlines():
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        elif not fence and line.strip() and not _SKIP_LINE.match(line):
+            lines.append(line.strip())
+    if not 2 <= len(lines) <= LINES_ALONE:
+        return []  # a longer text (a topic file's body) is compared whole
+    return [line for line in lines if len(line) > 8]
+
+
 class Memory:
     """Remembered statements, each with its heading, in the order they are written; consecutive list
-    items after a lead-in ("On completion:") also form one unit with it."""
+    items after a lead-in ("On completion:") also form one unit with it, and each line of a block of
+    several lines is one too (never a line of fenced code)."""
 
     def __init__(self, statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]] = ()) -> None:
         self.statements = list(statements)
@@ -355,6 +443,15 @@ class Memory:
                 self.units.append(Unit(text, first[0], tuple(members)))
         said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
         self._weights = _weights([own.stems | context.stems for own, context in said])
+        self._weighed: dict[Text, tuple[tuple[str, float], ...]] = {}
+        # each line of a block of several lines is also compared alone (lines of fenced code never)
+        self.lines = [
+            Unit(line, heading, (i,))
+            for i, (heading, text) in enumerate(self.statements)
+            for line in _lines(text)
+        ]
+        self.units += self.lines
+        said += [(read(u.text), read(u.heading)) for u in self.lines]
         self._by_stem: dict[str, list[int]] = {}
         for position, (own, context) in enumerate(said):
             for key in own.stems | context.stems | own.anchor_words | {"`" + a for a in own.anchors}:
@@ -362,34 +459,10 @@ class Memory:
 
     @classmethod
     def of_texts(cls, texts: Iterable[str]) -> Memory:
-        """Units of Markdown texts: each line or list item under its heading; a lead-in line ending
-        in ':' and the list right after it are also one unit, and so is a numbered list."""
-        statements: list[tuple[str, str]] = []
-        groups: list[list[int]] = []
-        for text in texts:
-            heading, fence, lead = "", False, -1
-            for line in text.splitlines():
-                if line.lstrip().startswith(("```", "~~~")):
-                    fence = not fence
-                    continue
-                if fence or not line.strip() or _SKIP_LINE.match(line):
-                    continue
-                found = _HEADING.match(line)
-                if found:
-                    heading, lead = found.group(1), -1
-                    continue
-                item = _LIST_ITEM.match(line)
-                body = _LIST_ITEM.sub("", line).strip()
-                statements.append((heading, body))
-                index = len(statements) - 1
-                if item and lead >= 0:
-                    groups[-1].append(index)
-                elif _FIRST_STEP.match(line) if item else _LEAD_IN.search(body):  # a numbered list too
-                    lead = index
-                    groups.append([index])
-                elif not item:
-                    lead = -1
-        return cls(statements, groups)
+        """Units of Markdown texts, as the matcher reads them (`units.text_entries`)."""
+        from .units import text_entries
+
+        return restating_entries(text_entries(texts))
 
     def restating(self, principle: str) -> Restated | None:
         """The unit that already states the rule `principle` says, or None."""
@@ -401,8 +474,8 @@ class Memory:
         for position in self._sharing(said):
             unit = self.units[position]
             needed = SAME_GROUP if unit.group else SAME
-            if _shares_shape(said, read(unit.text)):
-                needed = min(needed, SAME_ANCHORED)
+            if not unit.group and _shares_shape(said, read(unit.text)):
+                needed = min(needed, SAME_ANCHORED)  # not against a list: one item sharing a path says little
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -411,6 +484,30 @@ class Memory:
                 if part >= PAIR_PART:
                     parts.append((part, unit))
         return best or self._restating_together(principle, said, parts)
+
+    def saying_most(self, principle: str, unit: Unit) -> tuple[tuple[int, ...], str]:
+        """The unit's statements, the one that says most of `principle` first, and what to quote of
+        it: the item of a list that states it — not the lead-in that opens the list —, or, when the
+        rule takes several items (a procedure restated), the lead-in and those items in order."""
+        if not unit.group:
+            return unit.members, ""
+        said = read(principle)
+        first = self.statements[unit.members[0]][1]
+        lead = 1 if _LEAD_IN.search(first) else 0
+        context = f"{unit.heading} {first}" if lead else unit.heading  # an item read under its lead-in
+        scores = {
+            m: self.says(said, Unit(self.statements[m][1], context, (m,)), PAIR_PART, part=True)
+            for m in unit.members[lead:]
+        }
+        best = max(scores, key=lambda m: (scores[m], -unit.members.index(m)))
+        if scores[best] <= 0.0:
+            return unit.members, ""
+        floor = max(QUOTE_PART, scores[best] / 2)  # what each item of a procedure restated says of it
+        quoted = [best] if scores[best] >= SAME else [m for m in unit.members[lead:] if scores[m] >= floor]
+        if len(quoted) > 1 and lead:
+            quoted = [unit.members[0], *quoted]
+        quote = " … ".join(" ".join(self.statements[m][1].split()) for m in quoted[:4] or [best])
+        return (best, *(m for m in unit.members if m != best)), quote
 
     def _restating_together(
         self, principle: str, said: Text, parts: list[tuple[float, Unit]]
@@ -478,7 +575,7 @@ class Memory:
         context = read(unit.heading) if unit.heading else None
         if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
-        if opposed(said, known, bool(_FORBIDDING_HEADING.search(unit.heading))):
+        if opposed(said, known, _forbidding(unit)):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
         total = covered = 0.0
@@ -487,8 +584,7 @@ class Memory:
             total += weight
             covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
-        for stem in said.stems - said.anchor_stems:  # an anchor's words count once, as the anchor
-            weight = self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0)
+        for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
             total += weight
             if stem in vocabulary:
                 covered += weight
@@ -500,6 +596,20 @@ class Memory:
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
         return max(covered / total, self._rule_share(said, vocabulary))
+
+    def _weighted(self, said: Text) -> tuple[tuple[str, float], ...]:
+        """The stems of `said` outside its anchors with their weights, worked out once per text (a
+        principle is weighed against every unit that shares words with it)."""
+        found = self._weighed.get(said)
+        if found is None:
+            if len(self._weighed) > 4096:
+                self._weighed.clear()
+            found = tuple(
+                (stem, self._weight(stem) * (REASON_WEIGHT if stem in said.reason else 1.0))
+                for stem in sorted(said.stems - said.anchor_stems)
+            )
+            self._weighed[said] = found
+        return found
 
     def _rule_share(self, said: Text, vocabulary: frozenset[str]) -> float:
         """The share of the rule itself the unit says, its cause left out: a rule restated with
@@ -519,6 +629,15 @@ class Memory:
         if stem in _FILLER_STEMS:
             return FILLER_WEIGHT
         return self._weights.get(stem, 1.0)
+
+
+def _forbidding(unit: Unit) -> bool:
+    """Its heading, or the lead-in of its list, forbids what it lists ("Operations Claude Cannot
+    Perform", "Claude cannot run these commands:")."""
+    if _FORBIDDING_HEADING.search(unit.heading):
+        return True
+    lead = unit.text.split("\n", 1)[0]
+    return unit.group and bool(_LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead))
 
 
 def _only(said: Text, anchor: str) -> Text:
@@ -568,6 +687,21 @@ def values_differ(said: Text, known: Text) -> bool:
             continue
         if not any(_PLACEHOLDER_CODE.search(raw) for raw in others):
             return True
+    return _prose_values_differ(said, known)
+
+
+def _prose_values_differ(said: Text, known: Text) -> bool:
+    """Another number of the same thing said in prose ("two sections" against "three sections"), or
+    a list that shares two items with one of the known text and names an item it lacks (the list
+    grew, or an item was renamed): a change, not a restatement. A list said in part is said."""
+    for counted, number in said.counts:
+        others = {n for c, n in known.counts if c == counted}
+        if others and number not in others and not any(_matches(number, o) for o in others):
+            return True
+    for items in said.items:
+        for other in known.items:
+            if len(items & other) >= 2 and items - other:
+                return True
     return False
 
 
@@ -597,6 +731,8 @@ def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     code_words = said.anchor_words | known.anchor_words
     said_stems, said_negated = _without_cause(said)
     known_stems, known_negated = _without_cause(known)
+    if (said_negated & known_negated) - code_words - _FILLER_STEMS:
+        return False  # both forbid the same thing ("no force-pushing to main", "never force-push to main")
     pos_said, pos_known = said_stems - said_negated, known_stems - known_negated
     return bool((said_negated & pos_known) - code_words) or bool((known_negated & pos_said) - code_words)
 

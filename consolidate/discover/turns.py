@@ -16,7 +16,7 @@ from functools import lru_cache
 from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
-from .acks import NO_REPLY, Reply
+from .acks import NO_REPLY, Reply, lasting_rule
 from .phrasing import directive_principle
 from .quality import DOUBT, HEDGE, INCIDENT
 from .rewrite import imperative, third_person
@@ -64,7 +64,11 @@ _ORDER = lazy(
     r"\b(?:önce|sonra|ardından)\b",
     re.IGNORECASE,
 )
-_INFORMS = lazy(r"^\s*(?:fyi|note|nb|btw|heads up|just so you know)\b", re.IGNORECASE)
+_INFORMS = lazy(
+    r"^\s*(?:(?:fyi|note|nb|btw|heads up|just so you know)\b|(?:к сведению|для справки|на заметку|кстати)\b|"
+    r"(?:提醒一下|顺便说一下|顺便提一下|备注|注意)[:：,，\s]|(?:bilgin olsun|bu arada)\b|not:)",
+    re.IGNORECASE,
+)
 _ACCUSATION = lazy(
     r"\byou (?:always|keep|still|again|never)\b.*\b(?:mistake|forget|forgot|miss)\w*\b|\byou didn'?t\b|"
     r"\bwhy (?:did|do|didn'?t) you\b|\bare you (?:hallucinating|sure)\b",
@@ -100,6 +104,7 @@ class Turn:
     redo: ToolUse | None = None
     episode: str = ""  # the task it belongs to (see `episodes`)
     intervenes: bool = False  # a rejection, its reason, or what the user typed after interrupting
+    terse: bool = False  # no rule words: only a reply that concedes and says a lasting rule carries it
 
 
 _ORDER_KEYS = ("first", "before", "after", "then", "until", "once", "сначала", "перед", "после", "потом", "先",
@@ -362,6 +367,41 @@ def redo_principle(before: ToolUse | None, after: ToolUse | None, said: str) -> 
     return f"Use `{new}` instead of `{old}`"
 
 
+_HERE = lazy(
+    r"\b(?:in this (?:repo|repository|project)|here|in here)\b|тут|здесь|这里|这个项目|\bburada\b", re.I
+)
+
+
+def redirect_principle(turn: Turn) -> str:
+    """What the user typed after stopping the assistant, when its next call swaps the program for the
+    command they named and they said it holds (the old program named, "always", "in this repo"):
+    "Use `uv sync` instead of `pip install`"."""
+    before, after = turn.use, turn.redo
+    if not turn.intervenes or before is None or after is None or before.name != after.name:
+        return ""
+    old, new = command_head(tool_command(before)), command_head(tool_command(after))
+    if not old or not new or old.split()[0] == new.split()[0]:
+        return ""
+    said = turn.text.lower()
+    if new.lower() not in said or _LORDER.search(said):  # "run `git status` first": an order, no swap
+        return ""
+    rest = said.replace(new.lower(), " ")  # the old program named outside the new command, code or not
+    named_old = re.search(rf"(?<![\w-]){re.escape(old.split()[0].lower())}(?![\w])", rest)
+    if not (named_old or _GENERAL.search(said) or _LGENERALIZER.search(said) or _HERE.search(said)):
+        return ""
+    return f"Use `{new}` instead of `{old}`"
+
+
+def concession_principle(turn: Turn) -> str:
+    """A terse remark or a question ("did you just hand-edit the lockfile?") that the reply concedes
+    and answers with a rule that holds beyond the moment ("My mistake — the lockfile should only ever
+    change through `poetry lock`"): that rule, as an instruction; "" otherwise."""
+    said = lasting_rule(turn.reply)  # "" unless the reply concedes: most replies end it here
+    if not said or not_yet_a_rule(turn) or _PRODUCT.search(turn.text):
+        return ""
+    return imperative(said, speaker="assistant")
+
+
 def carried(turn: Turn) -> bool:
     """A turn no phrase marked stands only when the dialogue says so: the reply concedes or promises,
     or the user states it as information for the assistant, or lays out a procedure step by step that
@@ -422,9 +462,13 @@ def not_yet_a_rule(turn: Turn) -> bool:
 
 def judge(turn: Turn) -> tuple[str, int]:
     """(principle, score) once the reply is known; an empty principle means no signal."""
+    if turn.terse:
+        said = concession_principle(turn)
+        return (said, THRESHOLD) if said else ("", 0)
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
     if score < THRESHOLD or not carried(turn):
-        return "", score
+        swap = redirect_principle(turn) if turn.soft else ""
+        return (swap, THRESHOLD) if swap else ("", score)
     if turn.memory:
         turn.kind = "remember"  # asked to be written down: explicit, whatever the turn looked like
         return memory_object(turn), score

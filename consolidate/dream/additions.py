@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -221,6 +221,10 @@ class _State:
                 why = "says the opposite of" if verdict.category == "CONTRADICT" else "negates a line about"
                 self._set_aside(candidate, f"{why} “{_quote(matched.text)}” ({matched.file})")
                 return
+            if verdict.category == "RECORDED" and verdict.quote and matched is not None:
+                matched = replace(
+                    matched, text=verdict.quote
+                )  # the items of a list that state it, not its lead-in
             if verdict.category != "RECORDED":
                 matched = None
             elif candidate.category == "CONTRADICT":

@@ -7,15 +7,11 @@ or a paragraph with the code that follows it — under its heading, on L0 or L1,
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from memory_layout import Document, parse_document
-
+from ..discover.units import markdown_blocks
 from .orient import Snapshot
-
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -59,9 +55,7 @@ def remembered(snapshot: Snapshot) -> list[Remembered]:
         if name not in linked:
             found.append(Remembered("L3", name, "", topic_body(snapshot, name)))
     for layer, path, text in claude_md_files(snapshot):
-        found.extend(
-            Remembered(layer, str(path), section, block) for section, block in claude_md_blocks(text)
-        )
+        found.extend(Remembered(layer, str(path), section, block) for section, block in markdown_blocks(text))
     return found
 
 
@@ -93,48 +87,3 @@ def topic_description(snapshot: Snapshot, name: str) -> str:
     file = snapshot.tree.files.get(name)
     matter = file.document.frontmatter if file is not None and file.document is not None else None
     return (matter.description or matter.name or "") if matter is not None else ""
-
-
-def claude_md_blocks(text: str) -> list[tuple[str, str]]:
-    """(heading, block) of a CLAUDE.md: each top-level list item, and each paragraph together with
-    the fenced code right after it ("Run the tests:" and its command are one rule)."""
-    doc: Document = parse_document(text)
-    blocks: list[tuple[str, str]] = []
-    section = ""
-    for block in doc.blocks:
-        if block.kind == "heading":
-            section = block.title
-        elif block.kind == "entry":
-            blocks.append((section, block.text.strip()))
-        elif block.kind == "other":
-            blocks.extend((section, paragraph) for paragraph in _paragraphs(block.text))
-    return [(s, b) for s, b in blocks if len(b) > 8]
-
-
-def _paragraphs(text: str) -> list[str]:
-    """Paragraphs split at blank lines, never inside a fence; a fence joins the paragraph right before
-    it. Each is the exact text of its lines (blank lines inside it included), so it can be found again."""
-    lines = text.splitlines()
-    groups: list[list[int]] = []  # [first line, last line, open (1) or closed by a blank line (0)]
-    fence: str | None = None
-    for number, line in enumerate(lines):
-        opened = _FENCE.match(line)
-        if fence is not None:
-            groups[-1][1] = number
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence, groups[-1][2] = None, 0  # what follows a fence starts anew
-            continue
-        if opened:
-            fence = opened.group(1)
-            if groups and groups[-1][1] >= number - 2 and not _FENCE.match(lines[groups[-1][0]]):
-                groups[-1][1] = number  # the code belongs to the paragraph that introduced it
-            else:
-                groups.append([number, number, 1])
-        elif not line.strip():
-            if groups:
-                groups[-1][2] = 0
-        elif groups and groups[-1][2]:
-            groups[-1][1] = number
-        else:
-            groups.append([number, number, 1])
-    return ["\n".join(lines[first : last + 1]).strip() for first, last, _ in groups]

@@ -46,7 +46,7 @@ def test_the_best_matching_statement_is_the_contradicted_one() -> None:
     match = compare("Never use `cargo test`; run the tests with `acme test`", known)
     assert (match.category, match.related) == (
         "CONTRADICT",
-        "Run the tests with `cargo test` before every commit.",
+        "- Run the tests with `cargo test` before every commit.",  # as written, as the dream quotes it
     )
 
 

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from consolidate.discover.matcher import Matcher
+from consolidate.discover.units import markdown_blocks  # the dream's CLAUDE.md entries, the scan's units
 from tests.discover.test_samerule import OTHER_RULE, SAME_RULE
 
 
@@ -42,7 +43,7 @@ def test_the_scan_and_the_dream_both_see_another_rule(known: str, principle: str
 def test_a_rule_that_says_the_words_and_names_more_updates_never_copies() -> None:
     known = Matcher.of_texts(["- Run `cargo test` before every commit."])
     found = known.judge("Run `cargo test --release` before every commit")
-    assert (found.category, found.related) == ("UPDATE", "Run `cargo test` before every commit.")
+    assert (found.category, found.related) == ("UPDATE", "- Run `cargo test` before every commit.")
     assert known.judge("Run `cargo test` before every commit").category == "RECORDED"
 
 
@@ -65,7 +66,7 @@ def test_a_contradiction_is_the_best_match_about_the_same_subject() -> None:
     )
     known = Matcher.of_texts([f"## Overview\n\n{overview}\n\n## Sessions\n\n- Commit the session files.\n"])
     found = known.judge("Never commit the session files")
-    assert (found.category, found.related) == ("CONTRADICT", "Commit the session files.")
+    assert (found.category, found.related) == ("CONTRADICT", "- Commit the session files.")
     assert (
         known.judge("Never use `cargo install`, install with `acme install --path .`").category
         != "CONTRADICT"
@@ -80,3 +81,106 @@ def test_a_statement_that_says_it_as_it_is_wins_over_one_it_seems_to_oppose() ->
         ]
     )
     assert known.judge("Do not commit the session files").category == "RECORDED"
+
+
+@pytest.mark.parametrize(
+    "principle",
+    [
+        "Publishing to the registry by hand is forbidden",
+        "Publishing to the registry by hand is not allowed",
+        "No publishing to the registry by hand",
+    ],
+)
+def test_a_ban_said_after_what_it_bans_agrees_with_never(principle: str) -> None:
+    known = "## Releases\n\n- Never publish to the registry by hand.\n- Tag every release.\n"
+    assert _both(known, principle) == ("RECORDED", "RECORDED")
+    assert _both(known, "Publishing to the registry by hand is fine") == ("CONTRADICT", "CONTRADICT")
+
+
+@pytest.mark.parametrize(
+    ("known", "principle"),
+    [
+        (
+            "- Split the service configuration into three sections so each stays short and readable.",
+            "Split the service configuration into two sections so each stays short and readable",
+        ),
+        ("- Keep the subject line under 50 characters.", "Keep the subject line under 72 characters"),
+        (
+            "- The `[server]` table holds host, port, timeout and workers.",
+            "The `[server]` table holds host, port, timeout, workers and backlog",
+        ),
+        (
+            "**Handlers implement the `Service` trait:**\n- Simple handlers use the default `handle()` method\n"
+            "- Complex handlers override `handle()`",
+            "Handlers implement the `Handle` trait",
+        ),
+    ],
+)
+def test_another_number_a_grown_list_or_another_name_updates_never_copies(known: str, principle: str) -> None:
+    scan, dream = _both(known, principle)
+    assert scan == dream == "UPDATE", (scan, dream)
+
+
+def test_a_list_said_in_part_is_still_recorded() -> None:
+    known = "- The `[server]` table holds host, port, timeout and workers."
+    assert _both(known, "The `[server]` table holds host, port and timeout") == ("RECORDED", "RECORDED")
+
+
+@pytest.mark.parametrize(
+    "known",
+    [
+        "## Work\n\n- Create a dated entry in `notes/log.md` with the context and the plan.\n",
+        "## Workflow\n\n**Before starting work:**\n1. Create a branch for it\n"
+        "2. Create a dated entry in `notes/log.md` with the context and the plan\n3. Update the roadmap\n",
+    ],
+)
+def test_a_shared_path_is_no_shared_program_and_one_step_sharing_it_not_the_procedure(known: str) -> None:
+    scan, dream = _both(known, "Update `notes/log.md` with the outcome")
+    assert scan == dream and scan != "RECORDED", (scan, dream)
+
+
+def test_a_rule_a_list_states_names_the_item_that_says_it_not_the_lead_in() -> None:
+    known = (
+        "## Releases\n\nBecause of the shared lock files, the assistant cannot run these commands:\n\n"
+        "- `npm publish` - publishing needs the release key\n- `npm dedupe` - deduping rewrites the lock\n"
+    )
+    principle = "Do not dedupe because of the shared lock files"
+    for matcher in (Matcher.of_texts([known]), Matcher.of_entries(_entries(known))):
+        found = matcher.judge(principle)
+        assert found.category == "RECORDED"
+        assert "dedupe" in found.related and not found.related.endswith(":"), found.related
+
+
+def test_a_procedure_restated_is_quoted_with_its_lead_in_and_the_steps_it_takes() -> None:
+    known = (
+        "## Workflow\n\n**Before starting work:**\n1. Open a branch for the work\n"
+        "2. Write a dated entry in the log with the plan\n3. Bump the version to a pre-release\n"
+        "4. Commit these as a marker commit\n"
+    )
+    principle = "Write a dated entry with the plan, bump the version and commit that as a marker commit first"
+    found = Matcher.of_texts([known]).judge(principle)
+    assert found.category == "RECORDED"
+    assert found.quote.startswith("**Before starting work:**"), found.quote
+    assert "2. Write a dated entry" in found.quote or "Write a dated entry" in found.quote, found.quote
+
+
+REMINDER = (
+    "## Workflow\n\n**After each release, remind the user to push the tags:**\n```\nReleased v1.2.\n\n"
+    "Remember to push the tags.\n```\n\n- Never push the tags yourself; the user pushes them.\n"
+)
+
+
+@pytest.mark.parametrize(
+    "principle",
+    [
+        "Never push the tags",
+        "Do not push tags",
+        "Remind the user to push the tags after each release",
+        "Push the tags",
+    ],
+)
+def test_the_scan_and_the_dream_read_a_fenced_example_line_inside_its_block(principle: str) -> None:
+    scan = Matcher.of_texts([REMINDER]).judge(principle)
+    dream = Matcher.of_entries([("CLAUDE.md", s, b) for s, b in markdown_blocks(REMINDER)]).judge(principle)
+    assert (scan.category, scan.related) == (dream.category, dream.related)
+    assert scan.related != "Remember to push the tags."  # the example message is never a rule alone

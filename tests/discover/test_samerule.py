@@ -78,6 +78,14 @@ SAME_RULE = [
         "- Update `CHANGELOG.md` before tagging a release, so users see what changed.",
         "Update `CHANGELOG.md` before tagging a release because the packagers read it",
     ),
+    (  # stop / wait: one word of the general vocabulary of rules
+        "**After deploying, report the build number and wait:**\n```\nDeployed build 42.\n```",
+        "Stop after every deploy so the user can check the build",
+    ),
+    (  # a ban said after what it bans
+        "- Never run migrations against production by hand.",
+        "Running migrations against production by hand is forbidden",
+    ),
 ]
 
 # (remembered text, candidate principle): the candidate shares words or a command but is another rule.
@@ -196,7 +204,7 @@ def test_a_rule_that_says_an_old_one_and_more_extends_it() -> None:
     memory = Memory.of_texts(["- Run `cargo fmt` before every commit."])
     longer = "Run `cargo fmt -- --skip macros` before every commit: plain `cargo fmt` breaks the macro files"
     found = memory.extended(longer)
-    assert found is not None and found.unit.text == "Run `cargo fmt` before every commit."
+    assert found is not None and found.unit.text == "- Run `cargo fmt` before every commit."
     assert memory.restating(longer) is None  # it names more than the old rule: an update, never a duplicate
     assert memory.extended("`cargo fmt` breaks the macro files") is None  # shares a command, not the rule
     assert memory.extended("Always run `cargo fmt` before a commit") is None  # the same rule: no update
@@ -220,4 +228,4 @@ def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() ->
     }
     (found,) = build_report([signal], memory).candidates
     assert found.category == "UPDATE"
-    assert found.related == "**Do not deploy before the tests pass.** Run `make check` first."
+    assert found.related == "- **Do not deploy before the tests pass.** Run `make check` first."

@@ -223,3 +223,24 @@ def test_a_merged_wording_that_negates_is_kept() -> None:
     )
     [(merged, _)] = merge_alike([said, negated])
     assert "never" in f"{merged.principle} {merged.detail}"
+
+
+LOCKED_COMMANDS = """# CLAUDE.md
+
+## Releases
+
+Because of the shared lock files, the assistant cannot run these commands:
+
+- `npm publish` - publishing needs the release key
+- `npm dedupe` - deduping rewrites the lock
+"""
+
+
+def test_a_set_aside_learning_quotes_the_item_that_states_it_not_the_lead_in(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(LOCKED_COMMANDS)
+    learning = candidate("Do not dedupe because of the shared lock files", layers=["L1"], trigger="releasing")
+    plan, out, text = _plan_then_apply(acme, capsys, learning)
+    [proposal] = plan["proposals"]
+    assert proposal["skipped"]["reason"] == "already recorded"
+    assert "already recorded as “- `npm dedupe` - deduping rewrites the lock”" in out, out
+    assert text == LOCKED_COMMANDS

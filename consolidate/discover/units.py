@@ -1,0 +1,71 @@
+"""The units of what is remembered, read one way for every caller: the blocks of a Markdown text.
+
+A block is a top-level list item (its nested items with it) or a paragraph together with the fenced
+code right after it ("Run the tests:" and its command are one rule), under its heading. The scan's
+matcher, the dream's remembered entries (a CLAUDE.md and the files it imports), team sharing and
+seeding and the second dream of `eval` all compare a learning with these blocks, so a fenced example
+line is never read on its own by one and inside its block by another.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from memory_layout import Document, parse_document
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def markdown_blocks(text: str) -> list[tuple[str, str]]:
+    """(heading, block) of a Markdown text (a CLAUDE.md, a topic file, an index): each top-level
+    list item, and each paragraph together with the fenced code right after it ("Run the tests:"
+    and its command are one rule)."""
+    doc: Document = parse_document(text)
+    blocks: list[tuple[str, str]] = []
+    section = ""
+    for block in doc.blocks:
+        if block.kind == "heading":
+            section = block.title
+        elif block.kind == "entry":
+            blocks.append((section, block.text.strip()))
+        elif block.kind == "other":
+            blocks.extend((section, paragraph) for paragraph in _paragraphs(block.text))
+    return [(s, b) for s, b in blocks if len(b) > 8]
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Paragraphs split at blank lines, never inside a fence; a fence joins the paragraph right before
+    it. Each is the exact text of its lines (blank lines inside it included), so it can be found again."""
+    lines = text.splitlines()
+    groups: list[list[int]] = []  # [first line, last line, open (1) or closed by a blank line (0)]
+    fence: str | None = None
+    for number, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            groups[-1][1] = number
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence, groups[-1][2] = None, 0  # what follows a fence starts anew
+            continue
+        if opened:
+            fence = opened.group(1)
+            if groups and groups[-1][1] >= number - 2 and not _FENCE.match(lines[groups[-1][0]]):
+                groups[-1][1] = number  # the code belongs to the paragraph that introduced it
+            else:
+                groups.append([number, number, 1])
+        elif not line.strip():
+            if groups:
+                groups[-1][2] = 0
+        elif groups and groups[-1][2]:
+            groups[-1][1] = number
+        else:
+            groups.append([number, number, 1])
+    return ["\n".join(lines[first : last + 1]).strip() for first, last, _ in groups]
+
+
+def text_entries(texts: Iterable[str]) -> list[tuple[str, str, str]]:
+    """(text number, heading, block) of each block of each text, in the order written: what the
+    matcher holds for a set of Markdown texts, as the dream holds a CLAUDE.md."""
+    return [
+        (str(n), heading, block) for n, text in enumerate(texts) for heading, block in markdown_blocks(text)
+    ]

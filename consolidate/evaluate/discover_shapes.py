@@ -1,0 +1,475 @@
+"""Dialogue shapes for the discoverer: lessons carried by what surrounds a turn, not by a phrase.
+
+Each scenario is a short exchange written in other words than the dev and holdout pools (see
+`discover_pools`): a terse fact or a question the assistant concedes and restates as a rule, a redirect
+typed after an interrupt that the assistant follows by redoing the call, a build or compile failure fixed
+by a changed option, a rejected tool use of any tool with its reason, a decision in a phrasing the
+pools do not use, a standing wish the reply promises to keep. Look-alikes of every shape teach nothing:
+a concession of a one-off slip, a redirect for this time only, a retry after the code changed, a
+rejection for now, a question that weighs two options, generic advice. Synthetic text only.
+
+`generate_shapes(directory, seed=...)` writes the sessions and returns the labels as a `DevSet`, scored
+like the pools by `discover_score.evaluate`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .discover_devset import DevSet, Planted
+from .discover_devset import Noise as NoiseLabel
+from .synthetic_sessions import SessionWriter, write_session
+
+Scenario = Callable[[SessionWriter, DevSet], None]
+
+
+def _plant(devset: DevSet, writer: SessionWriter, kind: str, language: str, anchor: str, key: str) -> None:
+    devset.planted.append(Planted(kind, language, writer.session_id, anchor, key))
+
+
+def _noise(devset: DevSet, writer: SessionWriter, kind: str, uuid: str, forbidden: str = "") -> None:
+    devset.noise.append(NoiseLabel(kind, writer.session_id, uuid, forbidden))
+
+
+# --- the assistant concedes a terse fact or a question, and says the rule --------------------------
+# (language, the assistant's action, the user's words, the reply, key)
+CONCESSIONS: list[tuple[str, tuple[str, dict[str, Any]], str, str, str]] = [
+    ("en", ("Edit", {"file_path": "/work/project/fixtures/users.json"}),
+     "hm, that folder gets regenerated overnight",
+     "Good catch — fixture data must always be changed in `scripts/gen_fixtures.py`, never in fixtures/ "
+     "by hand. I'll move the change into the generator.",
+     "gen_fixtures.py"),
+    ("en", ("Edit", {"file_path": "/work/project/poetry.lock"}),
+     "did you just hand-edit the lockfile?",
+     "My mistake — the lockfile should only ever change through `poetry lock`. I'll revert my edit and "
+     "regenerate it.",
+     "poetry lock"),
+    ("ru", ("Bash", {"command": "curl http://localhost:8080/health"}),
+     "у нас стенд слушает 8443",
+     "Вы правы — стенд всегда слушает порт 8443, а не 8080. Повторю проверку на 8443.",
+     "8443"),
+    ("zh", ("Bash", {"command": "git commit -m '修复登录'"}),
+     "这个仓库的提交说明是英文的",
+     "你说得对，这个仓库的提交说明必须用英文写，我重新提交一次。",
+     "英文"),
+    ("tr", ("Edit", {"file_path": "/work/project/src/app.ts"}),
+     "burada girinti dört boşluk",
+     "Haklısınız, bu depoda girinti her zaman dört boşluk olmalı; dosyayı ona göre düzelttim.",
+     "boşluk"),
+]  # fmt: skip
+
+
+def _concession(item: tuple[str, tuple[str, dict[str, Any]], str, str, str]) -> Scenario:
+    language, (tool, tool_input), said, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call(tool, tool_input, "done")
+        writer.assistant("Done.")
+        _plant(devset, writer, "correction", language, writer.user(said), key)
+        writer.assistant(reply)
+
+    return build
+
+
+# --- the user interrupts, redirects, and the assistant redoes the call another way ---------------
+# (language, the interrupted command, the user's words, the reply, the redone command, key)
+REDIRECTS: list[tuple[str, str, str, str, str, str]] = [
+    ("en", "pip install -e .", "hold on - dev deps come from `uv sync` in this repo, pip leaves the lock behind",
+     "Got it, switching to uv.", "uv sync", "uv sync"),
+    ("ru", "npm run build", "стоп, собираем тут через `just build`, npm-скрипты устарели",
+     "Понял, запускаю just build.", "just build", "just build"),
+    ("zh", "python manage.py runserver", "等一下，本地环境统一用 `docker compose up web` 启动",
+     "好的，改用 docker compose 启动。", "docker compose up web", "docker compose"),
+    ("tr", "go run ./cmd/api", "dur, servisi her zaman `make run-api` ile başlatıyoruz",
+     "Anladım, make run-api ile başlatıyorum.", "make run-api", "make run-api"),
+]  # fmt: skip
+
+
+def _redirect(item: tuple[str, str, str, str, str, str]) -> Scenario:
+    language, command, said, reply, redone, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.assistant("Starting it.", tools=[("Bash", {"command": command})])
+        writer.interrupt()
+        _plant(devset, writer, "correction", language, writer.user(said), key)
+        writer.tool_call("Bash", {"command": redone}, "ok", text=reply)
+
+    return build
+
+
+# --- a failure that is no usage error, fixed by a changed option of the same program --------------
+# (failed command, output, fixed command, key)
+BUILD_FIXES: list[tuple[str, str, str, str]] = [
+    ("dotnet build", "error NETSDK1045: The current .NET SDK does not support targeting .NET 9.0.",
+     "dotnet build -p:TargetFramework=net8.0", "TargetFramework=net8.0"),
+    ("pytest tests/", "ImportError while loading conftest '/work/project/tests/conftest.py'.\n"
+     "ModuleNotFoundError: No module named 'app'", "pytest --import-mode=importlib tests/", "--import-mode"),
+    ("tsc -p .", "error TS5023: Unknown compiler option 'verbatimModuleSyntax'.\nFound 1 error.",
+     "tsc -p . --skipLibCheck --target es2022", "--target"),
+]  # fmt: skip
+
+
+def _build_fix(item: tuple[str, str, str, str]) -> Scenario:
+    failed, output, fixed, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Bash", {"command": failed}, f"Exit code 1\n{output}", is_error=True)
+        writer.assistant("Trying again with another option.")
+        _, anchor = writer.tool_call("Bash", {"command": fixed}, "Build succeeded.")
+        _plant(devset, writer, "error-fix", "en", anchor, key)
+
+    return build
+
+
+# --- a rejected tool use (any tool) with its reason ------------------------------------------------
+# (language, tool, input, reason, key)
+REJECTED: list[tuple[str, str, dict[str, Any], str, str]] = [
+    ("en", "Write", {"file_path": "/work/project/CHANGELOG.md"},
+     "the changelog is assembled from fragments - always add a file under changes/ instead", "changes/"),
+    ("en", "WebFetch", {"url": "https://docs.example.com/api"},
+     "no web lookups for this, the API reference is vendored in docs/api and that's the one we target",
+     "docs/api"),
+    ("zh", "Bash", {"command": "git push origin main"}, "主分支受保护，一律先推到功能分支再开合并请求", "功能分支"),
+    ("tr", "MultiEdit", {"file_path": "/work/project/locales/tr.json"},
+     "çeviri dosyalarını asla elle düzenleme, Crowdin'den senkronize ediliyorlar", "Crowdin"),
+    ("ru", "NotebookEdit", {"notebook_path": "/work/project/analysis.ipynb"},
+     "ноутбуки не правим, вся логика должна жить в src/analysis.py", "src/analysis.py"),
+]  # fmt: skip
+
+
+def _rejected(item: tuple[str, str, dict[str, Any], str, str]) -> Scenario:
+    language, tool, tool_input, reason, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        _, ids = writer.assistant("Updating it.", tools=[(tool, tool_input)])
+        _plant(devset, writer, "rejection", language, writer.reject(ids[0], reason), key)
+        writer.assistant("Understood.")
+
+    return build
+
+
+def _said(
+    kind: str, before: Callable[[SessionWriter], object]
+) -> Callable[[tuple[str, str, str, str]], Scenario]:
+    """Scenarios of one user turn after `before`, answered by the reply: (language, words, reply, key)."""
+
+    def scenario(item: tuple[str, str, str, str]) -> Scenario:
+        language, said, reply, key = item
+
+        def build(writer: SessionWriter, devset: DevSet) -> None:
+            before(writer)
+            _plant(devset, writer, kind, language, writer.user(said), key)
+            writer.assistant(reply)
+
+        return build
+
+    return scenario
+
+
+# --- a decision in a phrasing the pools do not use -------------------------------------------------
+# (language, the user's words, the reply, key)
+DECIDED: list[tuple[str, str, str, str]] = [
+    ("en", "I'd rather we stick to plain dataclasses over pydantic here, since the payloads never leave the "
+     "process", "Makes sense, dataclasses it is.", "dataclasses"),
+    ("en", "ok, final call: the background jobs run on RQ, because Celery is too much to operate for us",
+     "Got it, RQ for the jobs.", "RQ"),
+    ("ru", "остановимся на Kafka, потому что нам нужен повтор событий", "Хорошо, берём Kafka.", "Kafka"),
+    ("zh", "就这么定了：配置统一放 YAML，因为运维只看 YAML", "好的，配置都用 YAML。", "YAML"),
+    ("tr", "Veritabanında SQLite'ta karar kıldık, çünkü kurulum gerektirmiyor", "Tamam, SQLite ile devam.",
+     "SQLite"),
+]  # fmt: skip
+
+
+_decided = _said("decision", lambda w: w.assistant("Both would work; which one do you prefer?"))
+
+
+# --- a standing wish said in passing, which the reply promises to keep -----------------------------
+# (language, the user's words, the reply, key)
+STANDING: list[tuple[str, str, str, str]] = [
+    ("en", "whenever the schema changes, the ERD gets regenerated with `make erd`",
+     "Will do — I'll regenerate the ERD with `make erd` each time the schema changes.", "make erd"),
+    ("ru", "каждый раз после правки API обновляй openapi.yaml",
+     "Понял, буду каждый раз обновлять openapi.yaml после правки API.", "openapi.yaml"),
+    ("zh", "今后每次改动接口都要同步更新 openapi.yaml", "明白，以后每次改接口我都会同步更新 openapi.yaml。",
+     "openapi.yaml"),
+    ("tr", "her seferinde PR açmadan önce `make fmt` çalıştır",
+     "Anladım, bundan sonra her PR öncesi `make fmt` çalıştıracağım.", "make fmt"),
+]  # fmt: skip
+
+
+_standing = _said("remember", lambda w: w.tool_call("Bash", {"command": "git status"}, "nothing to commit"))
+
+
+# --- a rule said in passing as information for the assistant ---------------------------------------
+# (language, the user's words, the reply, key)
+INFORMED: list[tuple[str, str, str, str]] = [
+    ("ru", "к сведению: миграции нужно запускать только из контейнера `api`", "Понял.", "api"),
+    ("zh", "提醒一下，部署前需要先跑 `make smoke`", "好的。", "make smoke"),
+    ("tr", "bilgin olsun, sürüm etiketleri v harfiyle başlamalı", "Tamam.", "etiket"),
+]  # fmt: skip
+
+
+_informed = _said("correction", lambda w: w.tool_call("Bash", {"command": "git log -1"}, "commit 1a2b3c"))
+
+
+# --- look-alikes of every shape that teach nothing ---------------------------------------------------
+def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
+    """A concession of a one-off slip."""
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Edit", {"file_path": "/work/project/src/parser.py"}, "done")
+        _noise(devset, writer, "one-off-concession", writer.user(said), forbidden)
+        writer.assistant(reply)
+
+    return build
+
+
+def _redirect_once(writer: SessionWriter, devset: DevSet) -> None:
+    writer.assistant("Starting with the tests.", tools=[("Bash", {"command": "make test"})])
+    writer.interrupt()
+    _noise(
+        devset, writer, "one-off-redirect", writer.user("actually, do the README first, tests after lunch")
+    )
+    writer.tool_call(
+        "Read", {"file_path": "/work/project/README.md"}, "# Project", text="Sure, README first."
+    )
+
+
+def _retry_after_edit(writer: SessionWriter, devset: DevSet) -> None:
+    writer.tool_call("Bash", {"command": "cargo build"}, "Exit code 101\nerror[E0308]: mismatched types",
+                     is_error=True)  # fmt: skip
+    writer.tool_call(
+        "Edit", {"file_path": "/work/project/src/lib.rs", "old_string": "u32", "new_string": "u64"}
+    )
+    _, uuid = writer.tool_call("Bash", {"command": "cargo build --quiet"}, "Finished")
+    _noise(devset, writer, "retry-after-code-fix", uuid)
+
+
+def _rejected_for_now(writer: SessionWriter, devset: DevSet) -> None:
+    _, ids = writer.assistant("Updating it.", tools=[("Edit", {"file_path": "/work/project/src/db.py"})])
+    reason = "not now, I have that file open with unsaved changes"
+    _noise(devset, writer, "rejection-for-now", writer.reject(ids[0], reason), "unsaved")
+    writer.assistant("Okay, I'll leave db.py alone for now.")
+
+
+def _weighing(writer: SessionWriter, devset: DevSet) -> None:
+    _noise(devset, writer, "open-question", writer.user("should we go with Kafka or keep RabbitMQ for this?"))
+    writer.assistant("Good question — both fit; Kafka if you need replay, RabbitMQ otherwise.")
+
+
+def _platitude(writer: SessionWriter, devset: DevSet) -> None:
+    _noise(devset, writer, "generic-advice", writer.user("always write clean code please"))
+    writer.assistant("Of course.")
+
+
+NOISE: list[Scenario] = [
+    _slip("en", "the test name has a typo", "You're right — fixed the typo in test_parser.py.", "typo"),
+    _slip("ru", "в заголовке опечатка", "Вы правы, исправил опечатку в заголовке.", "опечат"),
+    _slip("zh", "这里少了一个逗号", "你说得对，已经补上了逗号。", "逗号"),
+    _slip("tr", "başlıkta bir yazım hatası var", "Haklısınız, başlıktaki yazım hatasını düzelttim.", "yazım"),
+    _redirect_once,
+    _retry_after_edit,
+    _rejected_for_now,
+    _weighing,
+    _platitude,
+]
+
+SCENARIOS: list[Scenario] = [
+    *map(_concession, CONCESSIONS),
+    *map(_redirect, REDIRECTS),
+    *map(_build_fix, BUILD_FIXES),
+    *map(_rejected, REJECTED),
+    *map(_decided, DECIDED),
+    *map(_standing, STANDING),
+    *map(_informed, INFORMED),
+]
+
+# --- held apart: the same shapes in other words again, written before the rules were changed for the
+# scenarios above and only measured -----------------------------------------------------------------
+HOLDOUT_SCENARIOS: list[Scenario] = [
+    *map(
+        _concession,
+        [
+            (
+                "en",
+                ("Bash", {"command": "python -m pip install requests"}),
+                "we vendor deps, remember the wheelhouse?",
+                "You're right — dependencies are always installed from the local `wheelhouse/`, never from PyPI. "
+                "I'll reinstall from there.",
+                "wheelhouse",
+            ),
+            (
+                "ru",
+                ("Edit", {"file_path": "/work/project/config/prod.yaml"}),
+                "это же прод-конфиг",
+                "Вы правы, прод-конфиг никогда не правим напрямую — только через `config/overlays/`. Откатываю.",
+                "overlays",
+            ),
+            (
+                "zh",
+                ("Bash", {"command": "npm publish"}),
+                "发布不是这样做的吧？",
+                "您说得对，这个项目的发布一律走 `make release`，不能直接 npm publish。",
+                "make release",
+            ),
+            (
+                "tr",
+                ("Bash", {"command": "git push -f"}),
+                "paylaşılan dalda mı?",
+                "Haklısın, paylaşılan dallara asla force push yapılmamalı; değişikliği geri aldım.",
+                "force push",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _redirect,
+        [
+            (
+                "en",
+                "make docs",
+                "wait, the docs are built by `mkdocs build --strict` here, the make target is stale",
+                "Okay, running mkdocs.",
+                "mkdocs build --strict",
+                "mkdocs build",
+            ),
+            (
+                "ru",
+                "pytest -q",
+                "подожди, тесты всегда гоняем через `tox -e py312`",
+                "Хорошо, запускаю tox.",
+                "tox -e py312",
+                "tox",
+            ),
+            (
+                "tr",
+                "yarn start",
+                "bekle, burada geliştirme sunucusu `pnpm dev` ile açılıyor, yarn yok",
+                "Tamam, pnpm dev çalıştırıyorum.",
+                "pnpm dev",
+                "pnpm dev",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _build_fix,
+        [
+            (
+                "cmake --build build",
+                'CMake Error: Could not find a package configuration file provided by "fmt"',
+                "cmake --build build -DCMAKE_PREFIX_PATH=/opt/fmt",
+                "CMAKE_PREFIX_PATH",
+            ),
+            (
+                "swift build",
+                "error: the package requires a minimum Swift tools version of 5.9",
+                "swift build --toolchain swift-5.9",
+                "--toolchain",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _rejected,
+        [
+            (
+                "en",
+                "Edit",
+                {"file_path": "/work/project/vendor/lib/http.c"},
+                "vendor/ is a pristine upstream copy - never patch it, put fixes in patches/ instead",
+                "patches/",
+            ),
+            (
+                "ru",
+                "Write",
+                {"file_path": "/work/project/docs/API.md"},
+                "API.md генерируется из docstrings, всегда правь docstrings, а не этот файл",
+                "docstrings",
+            ),
+            (
+                "zh",
+                "Edit",
+                {"file_path": "/work/project/.github/workflows/ci.yml"},
+                "CI 配置由平台组统一维护，永远不要在仓库里改它",
+                "CI",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _decided,
+        [
+            (
+                "en",
+                "we'll stick with Postgres advisory locks for this, since we already have the database",
+                "Good, advisory locks then.",
+                "advisory locks",
+            ),
+            ("ru", "решено: логи пишем в JSON, потому что их разбирает Loki", "Принято, JSON-логи.", "JSON"),
+            ("zh", "敲定用 Tailwind 写样式，因为设计系统是基于它的", "好的，用 Tailwind。", "Tailwind"),
+            (
+                "tr",
+                "Kimlik doğrulama için OAuth2'de karar kılalım, çünkü kurumsal müşteriler SSO istiyor",
+                "Tamam, OAuth2.",
+                "OAuth2",
+            ),
+        ],
+    ),  # fmt: skip
+    *map(
+        _standing,
+        [
+            (
+                "en",
+                "every time you add a migration, bump SCHEMA_VERSION in db/version.py",
+                "Got it — I'll bump SCHEMA_VERSION every time I add a migration.",
+                "SCHEMA_VERSION",
+            ),
+            (
+                "ru",
+                "всегда перед пушем прогоняй `make check`",
+                "Понял, впредь буду всегда запускать `make check` перед пушем.",
+                "make check",
+            ),
+            (
+                "zh",
+                "以后写完代码都跑一遍 `make vet`",
+                "好的，以后每次写完代码我都会先跑 `make vet`。",
+                "make vet",
+            ),
+            (
+                "tr",
+                "bundan sonra her sürümde CHANGELOG'u güncelle",
+                "Anladım, her sürümde CHANGELOG'u güncelleyeceğim.",
+                "CHANGELOG",
+            ),
+        ],
+    ),  # fmt: skip
+]
+HOLDOUT_NOISE: list[Scenario] = [
+    _slip("en", "that import is unused now", "Good catch — removed the unused import.", "import"),
+    _slip("ru", "ты забыл закрыть скобку", "Вы правы, закрыл скобку.", "скобк"),
+    _slip("zh", "变量名拼错了", "你说得对，变量名已经改正。", "变量名"),
+    _slip("tr", "fonksiyon adı yanlış yazılmış", "Haklısınız, fonksiyon adını düzelttim.", "fonksiyon"),
+    _redirect_once,
+    _rejected_for_now,
+]
+
+
+def generate_shapes(directory: Path, *, seed: int = 7, per_session: int = 3, pool: str = "dev") -> DevSet:
+    """Write the shape scenarios of a pool ("dev", or "holdout": written apart, only measured) and their
+    look-alikes, shuffled into sessions; the labels come back."""
+    rng = random.Random(seed)
+    devset = DevSet(directory)
+    items = [*HOLDOUT_SCENARIOS, *HOLDOUT_NOISE] if pool == "holdout" else [*SCENARIOS, *NOISE]
+    rng.shuffle(items)
+    for number, start in enumerate(range(0, len(items), per_session), 1):
+        writer = SessionWriter(f"{rng.getrandbits(32):08x}-shapes-{number:03d}",
+                               style="new" if number % 2 else "old", rng=rng)  # fmt: skip
+        writer.meta_line("permission-mode", permissionMode="default")
+        _noise(devset, writer, "chat", writer.user("let's keep going on the service"))
+        writer.assistant("Sure.")
+        for build in items[start : start + per_session]:
+            build(writer, devset)
+            writer.assistant("Anything else?")
+        write_session(directory, writer)
+    return devset
