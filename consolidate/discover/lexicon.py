@@ -99,7 +99,7 @@ REMEMBER = _any(
     r"\bkeep in mind\b|\bdon'?t forget (?:that|to)\b|\bfor future reference\b|\bmake a note\b",
     r"\bfrom now on\b|\bgoing forward\b|\bnote for (?:the )?future\b",
     r"\bremind me (?:every|each|whenever|always|after|before|at every|on every)\b",
-    r"\bзапомни(?:те)?\b|\bне забы(?:вай|вайте|удь|удьте)\b|\bимей(?:те)? в виду\b|\bучти(?:те)?,? что\b",
+    r"\bзапомни(?:те)?\b|\bне (?:забывай(?:те)?|забудь(?:те)?)\b|\bимей(?:те)? в виду\b|\bучти(?:те)?,? что\b",
     r"\bвпредь\b|\bс этого момента\b|\bна будущее\b|\bнапоминай\b",
     r"请记住|记住|记得|别忘了|不要忘记|以后(?:都|请|要|不要|别|一律)|今后|从现在开始|从今以后",
     r"\bunutma(?:yın)?\b|\baklında (?:tut|bulunsun)\w*|\bhatırla(?:yın)?\b|\bbundan sonra\b|\bnot al\b",
@@ -116,7 +116,7 @@ REMEMBER_NOISE = _any(
 REMEMBER_STRIP = _any(
     r"^\s*(?:please\s+)?(?:remember|keep in mind|don'?t forget|note for (?:the )?future|for future reference|"
     r"make a note|from now on|going forward)\s*(?:that\b|to\b|:|,|—|-)?\s*",
-    r"^\s*(?:запомни(?:те)?|не забы(?:вай|вайте|удь|удьте)|имей(?:те)? в виду|учти(?:те)?|впредь|"
+    r"^\s*(?:запомни(?:те)?|не (?:забывай(?:те)?|забудь(?:те)?)|имей(?:те)? в виду|учти(?:те)?|впредь|"
     r"с этого момента|на будущее)\s*(?:,?\s*что\b|:|,|—|-)?\s*",
     r"^\s*(?:请记住|记住|记得|别忘了|不要忘记|从现在开始|从今以后|今后)\s*[:：,，]?\s*",
     r"^\s*(?:bundan sonra|unutma|hatırla)\s*[:,]?\s*",
@@ -194,7 +194,7 @@ NEGATION = _any(
 # --- cheap gates: a pattern above can only match when one of its keys is in the lower-cased text -----
 REMEMBER_KEYS = (
     "remember", "keep in mind", "forget", "future", "from now on", "going forward", "make a note", "remind me",
-    "запомн", "забы", "в виду", "учти", "впредь", "с этого момента", "на будущее", "напоминай",
+    "запомн", "забы", "забуд", "в виду", "учти", "впредь", "с этого момента", "на будущее", "напоминай",
     "记", "忘", "以后", "今后", "从现在", "从今", "unutma", "aklında", "aklinda", "hatırla", "hatirla",
     "bundan sonra", "not al",
 )  # fmt: skip
