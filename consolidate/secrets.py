@@ -435,13 +435,16 @@ def without_secrets(text: str) -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """A JSON-shaped value with every string in it (keys included) redacted. All its strings are
-    searched at once first, so state that holds no secret costs one pass."""
+    """A JSON-shaped value with every string in it (keys included) redacted; the value itself when it
+    holds no secret. Each string is checked on its own: a short text checked before (a signal's texts
+    were redacted when it was made) costs a lookup, and a rule runs only on the strings holding its
+    keyword, not on all of them joined."""
     strings: list[str] = []
     _collect(value, strings)
-    if not find_secrets("\n".join(strings)):
-        return value
-    return _redact_each(value)
+    for text in strings:
+        if find_secrets(text):
+            return _redact_each(value)
+    return value
 
 
 def _collect(value: Any, into: list[str]) -> None:

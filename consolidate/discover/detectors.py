@@ -64,6 +64,7 @@ _QUIZ = lazy(
     r"你(?:知道|记得)|你应该(?:怎么|如何|做什么)|你(?:是不是)?忘了|"
     r"\b(?:biliyor musun|hatırlıyor musun|unuttun mu|ne yapman gerek\w*|nasıl \w+(?:man|men) gerek\w*)",
     re.IGNORECASE,
+    prefilter=True,
 )
 QUIZ_LIMIT = 300  # a test question is short, and so is the part of the answer that says the lesson
 

@@ -10,7 +10,6 @@ shell calls the lesson is the command that worked against the one that failed.
 from __future__ import annotations
 
 import re
-import shlex
 from collections import deque
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -20,7 +19,7 @@ from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 from .phrasing import error_fix_principle, error_gist
 from .text import clip
-from .triggers import command_head
+from .triggers import command_head, shell_words
 
 # What a failing call says when the call itself was wrong, not the code it ran.
 USAGE_ERROR = lazy(
@@ -32,6 +31,7 @@ USAGE_ERROR = lazy(
     r"expected one of|wasn't found|unable to (?:find|locate|open)|not recognized|missing script|"
     r"no rule to make target|can't open file|cannot open|unknown target|no such subcommand",
     re.IGNORECASE,
+    prefilter=True,
 )
 _NOISE_SUFFIX = lazy(
     r"\s*(?:2>&1|2>/dev/null|>/dev/null|\|\s*(?:head|tail|grep|less|more|wc|cat|sort|uniq|tee)\b[^|;&]*|"
@@ -193,7 +193,7 @@ def _is_option(word: str) -> bool:
 def _difference(before: str, after: str) -> tuple[list[str], list[str]]:
     """Words of the failed call the fix dropped, and words it added, in order — by position, so an
     option keeps its value even when that word occurs elsewhere in the call (`-p tspec` in `tspec test`)."""
-    old, new = _words(before), _words(after)
+    old, new = shell_words(before), shell_words(after)
     removed: list[str] = []
     added: list[str] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes():
@@ -202,13 +202,6 @@ def _difference(before: str, after: str) -> tuple[list[str], list[str]]:
         if tag in ("insert", "replace"):
             added += new[j1:j2]
     return removed, added
-
-
-def _words(command: str) -> list[str]:
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return command.split()
 
 
 def _related(before: str, after: str) -> bool:

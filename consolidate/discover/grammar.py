@@ -48,7 +48,9 @@ _ITS = lazy(
     re.IGNORECASE,
 )
 _EXAMPLE_TAIL = lazy(
-    r",?\s+(?:for instance|for example|e\.g\.|eg\.|such as)\s+[^,;:]{1,60}[.!]?$", re.IGNORECASE
+    r",?\s+(?:for instance|for example|e\.g\.|eg\.|such as)\s+[^,;:]{1,60}[.!]?$",
+    re.IGNORECASE,
+    prefilter=True,
 )
 
 

@@ -120,6 +120,7 @@ DOUBT = lazy(
     r"может,? я (?:ошибаюсь|не прав|не понял)|не уверен|我不确定|可能我理解错|也许我(?:错|理解错)|"
     r"\bemin değilim\b|yanılıyor olabilirim",
     re.IGNORECASE | re.MULTILINE,
+    prefilter=True,
 )
 # A turn that reports a slip ("Whoops, …", "We made a boo boo, …"): about this time unless it says it holds.
 INCIDENT = lazy(
@@ -190,6 +191,7 @@ _ALTERNATIVE = lazy(
     r"\bnot\s+\S+(?:\s+\S+){0,3}?,?\s+but\b|"
     r"вместо|,?\s+а не\b|而不是|不要用.{1,20}用|别用.{1,20}用|\byerine\b|\w+\s+değil\s*,",
     re.IGNORECASE,
+    prefilter=True,
 )
 _CONDITIONAL_BAN = lazy(
     r"^(?:don'?t|do not|never|avoid|no)\b.*\b(?:until|unless|before|without|when|if|after|while|before)\b|"

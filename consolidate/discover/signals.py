@@ -47,8 +47,10 @@ class Signal:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signal:
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
+        return cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})
+
+
+_FIELD_NAMES = frozenset(f.name for f in fields(Signal))  # read once: a re-scan makes every cached signal
 
 
 def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signal:

@@ -43,15 +43,27 @@ _TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 DEFAULT_TRIGGER = "working in this project"
 
 
+_SHELL_BLANKS = lazy(r"[ \t\r\n]+")  # the whitespace `shlex` splits on
+
+
+def shell_words(command: str) -> list[str]:
+    """The words `shlex.split` gives (the plain words of a command it cannot split). A command without a
+    quote or a backslash has them split on its whitespace alone: the same words, without shlex's
+    lexer going character by character."""
+    if "'" not in command and '"' not in command and "\\" not in command:
+        return [word for word in _SHELL_BLANKS.split(command) if word]
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
 @lru_cache(maxsize=4096)
 def command_head(command: str) -> str:
     """The program and its subcommand: `cd x && FOO=1 cargo test -p y | tail` -> `cargo test`."""
     first = re.split(r"\s*(?:&&|\|\||;|\|)\s*", command.strip())
     parts = [p for p in first if p and not p.startswith("cd ")] or first
-    try:
-        words = shlex.split(parts[0]) if parts else []
-    except ValueError:
-        words = parts[0].split() if parts else []
+    words = shell_words(parts[0]) if parts else []
     while words and (words[0] in _WRAPPERS or _ENV_ASSIGN.match(words[0])):
         words = words[1:]
     if not words:

@@ -36,6 +36,7 @@ MEMORY_REQUEST = lazy(
     r"\bзапомни\s+это\b|写(?:到|进|入)\s*(?:claude|memory|记忆)|(?:加到|记到|记入)\s*claude|记住这(?:个|一点)|"
     r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
     re.IGNORECASE,
+    prefilter=True,
 )
 _PRODUCT = lazy(
     r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"
@@ -116,9 +117,8 @@ _GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going 
 FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
 
 
-_LMODAL, _LGENERAL, _LORDER, _LDIRECTIVE, _LGENERALIZER = map(
-    lexicon.lowered, (_MODAL, _GENERAL, _ORDER, lexicon.DIRECTIVE, lexicon.GENERALIZER)
-)
+_LORDER, _LDIRECTIVE, _LGENERALIZER = map(lexicon.lowered, (_ORDER, lexicon.DIRECTIVE, lexicon.GENERALIZER))
+_LMODAL, _LGENERAL = (lexicon.lowered(p, prefilter=True) for p in (_MODAL, _GENERAL))
 
 
 @lru_cache(maxsize=4096)
@@ -133,8 +133,10 @@ def features(text: str) -> int:
 
 
 _STEP = lazy(r"^\s{0,3}(?:\d{1,2}[.)]|[-*])\s+(?P<step>\S[^\n]{2,160})$", re.MULTILINE)
+# The look-ahead only skips early the lines no lead-in can start (the colon that ends a line must be on
+# this one, or on a later one reached through the phrase's words and spaces): what matches is the same.
 _PROCEDURE_LEAD = lazy(
-    r"^(?P<lead>[^\n]{3,160}?)(?:\s+(?:is|are)\s+done|\s+works?)?\s*(?:like this|this way|as follows|"
+    r"^(?=[^\n]*:[^\S\n]*$|[^\n]*\n[\s\w]*:[^\S\n]*$)(?P<lead>[^\n]{3,160}?)(?:\s+(?:is|are)\s+done|\s+works?)?\s*(?:like this|this way|as follows|"
     r"in (?:this|that) order|(?:the )?(?:workflow|process|procedure|steps?)(?: (?:is|are))?)?\s*:\s*$",
     re.IGNORECASE | re.MULTILINE,
 )

@@ -105,7 +105,7 @@ class _ChunkedLines:
                 if pending or skipped >= 0:
                     self.stats.incomplete_tail += 1
                 return
-            parts: list[bytes | None] = list(chunk.split(b"\n"))
+            parts: list[bytes | None] = split_lines(chunk)  # type: ignore[assignment]
             tail = parts.pop()
             assert tail is not None
             if parts:
@@ -142,6 +142,20 @@ class _ChunkedLines:
                 if line is None:
                     stats.oversized += 1
                 yield self.offset, line
+
+
+def split_lines(chunk: bytes) -> list[bytes]:
+    """`chunk.split(b"\\n")`, found line by line with `find` (memchr): `bytes.split` looks at every byte
+    in turn, twice as slow over a transcript's long lines."""
+    parts: list[bytes] = []
+    find, append, start = chunk.find, parts.append, 0
+    while True:
+        end = find(b"\n", start)
+        if end < 0:
+            append(chunk[start:])
+            return parts
+        append(chunk[start:end])
+        start = end + 1
 
 
 _decode = json.JSONDecoder().raw_decode

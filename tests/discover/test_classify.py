@@ -43,6 +43,8 @@ REMEMBERS = [
     ),
     ("en", "please remember to regenerate the client with `make client`", "Regenerate the client"),
     ("ru", "запомни: деплой только через `make deploy`", "Деплой только через"),
+    ("ru", "не забудь: миграции запускаются только локально", "Миграции запускаются только локально"),
+    ("ru", "не забывайте, что staging только для чтения", "Staging только для чтения"),
     ("zh", "记住：这个项目的日志一律用 structlog", "这个项目的日志一律用 structlog"),
     ("tr", "test veritabanı her gece sıfırlanıyor, bunu unutma", "Test veritabanı her gece sıfırlanıyor"),
 ]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
-from consolidate.discover.turns import workflow_rule
+from consolidate.discover.turns import _PROCEDURE_LEAD, workflow_rule
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.transcripts import find_transcripts, read_transcript
 
@@ -102,3 +105,20 @@ def test_a_convention_about_commit_messages_said_as_should_is_a_rule(tmp_path: P
         ],
     )
     assert len(found) == 1 and "50/72" in found[0] and "Commit messages should follow" in found[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(["Merging", "the workflow", " is done", " works", " like this", " steps are", ":", "\n",
+                         "  ", " ", "1. push", "- tag it", "when we", "é", "ok:", "https://x", "?", "\t"]),
+        max_size=14,
+    ).map("".join)
+)  # fmt: skip
+def test_the_lead_ins_skipping_look_ahead_changes_no_match(text: str) -> None:
+    source = _PROCEDURE_LEAD.pattern
+    look_ahead = source[1 : source.index("(?P<lead>")]
+    without = re.compile("^" + source.removeprefix("^" + look_ahead), _PROCEDURE_LEAD.flags)
+    assert look_ahead.startswith("(?=")
+    spans = [(m.span(), m["lead"]) for m in _PROCEDURE_LEAD.finditer(text)]
+    assert spans == [(m.span(), m["lead"]) for m in without.finditer(text)]

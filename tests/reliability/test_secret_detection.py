@@ -97,3 +97,13 @@ def test_redact_data_walks_keys_and_values() -> None:
     data = {"title": f"fix {token}", "list": [token, 3, None], token: "key"}
     clean = redact_data(data)
     assert token not in repr(clean) and clean["list"][1:] == [3, None]
+
+
+def test_redact_data_gives_the_value_itself_when_it_holds_no_secret() -> None:
+    data = {"signals": [{"quote": "use uv, not pip", "uuid": "0b6f8c1e-5d7a-4c1b-9f3e-2a8d4e6b7c90"}], "n": 2}
+    assert redact_data(data) is data
+    # A secret in any one string, as a value or a key, is found on its own.
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    for holder in ({"a": ["x", {"b": f"y {token}"}]}, {"a": {f"k {token}": 1}}):
+        clean = redact_data(holder)
+        assert clean is not holder and token not in repr(clean) and "[REDACTED:" in repr(clean)

@@ -6,7 +6,11 @@ import io
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from consolidate.transcripts import LineStats, TranscriptFile, iter_json_lines, iter_lines, read_transcript
+from consolidate.transcripts.lines import split_lines
 
 
 def _records(data: bytes, cap: int = 1 << 20) -> tuple[list[dict], LineStats, int]:
@@ -73,3 +77,9 @@ def test_read_transcript_survives_garbage(tmp_path: Path) -> None:
 def test_unreadable_file_gives_an_empty_transcript(tmp_path: Path) -> None:
     transcript = read_transcript(TranscriptFile(tmp_path / "missing.jsonl", "missing"))
     assert transcript.records == [] and transcript.end_offset == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([b"\n", b"{}", b"a", b"\r", b" ", b"\n\n", b"\xff"]), max_size=20).map(b"".join))
+def test_split_lines_is_bytes_split(chunk: bytes) -> None:
+    assert split_lines(chunk) == chunk.split(b"\n")
