@@ -53,6 +53,7 @@ def _learning(principle: str) -> Candidate:
 @given(found=st.lists(candidates, min_size=1, max_size=3))
 # a learning that negates the fixture's smoke-run line is set aside: it waits in the backlog
 @example(found=[_learning("deploy deploy deploy"), _learning("`make smoke` (staging) never deploy")])
+@example(found=[_learning("deploy deploy `make smoke`"), _learning("deploy never `make smoke` tests:")])
 def test_every_written_line_is_whole(tmp_path_factory, found) -> None:  # type: ignore[no-untyped-def]
     project = build_project(tmp_path_factory.mktemp("p"))
     snapshot = orient(project.settings, create=False)
@@ -65,9 +66,13 @@ def test_every_written_line_is_whole(tmp_path_factory, found) -> None:  # type: 
     ).lower()
     notes = " ".join(synthesis.notes).lower()
     waiting = {item["principle"] for item in synthesis.plan.backlog}
+    # a look-alike merged into a waiting learning waits with it, as one of its evidence quotes
+    waiting |= {e["quote"] for item in synthesis.plan.backlog for e in item["learning"].get("evidence", [])}
     for candidate in found:
         dropped = (
-            plain(candidate.principle, 70).rstrip("…").lower() in notes or candidate.principle in waiting
+            plain(candidate.principle, 70).rstrip("…").lower() in notes
+            or candidate.principle in waiting
+            or candidate.principle[:80] in waiting
         )
         for word in re.findall(r"[a-z]{4,}", candidate.principle.lower()):
             assert dropped or word in written
