@@ -302,6 +302,8 @@ def _nothing_to_propose(plan: Plan) -> str:
     over = [n for n in plan.notes if n.startswith("over budget")]
     if over:
         return f"no proposals, but MEMORY.md is not consistent: {over[0]}\n"
+    if plan.gather.get("auditor_skipped"):
+        return "no proposals: nothing to write from the sessions, and no memory yet to audit (no MEMORY.md, no CLAUDE.md)\n"
     return "no proposals: memory is consistent with the sessions and the code\n"
 
 

@@ -121,3 +121,13 @@ def test_entries_other_proposals_edit_stay_in_the_index(git_repo, tmp_path, edit
     report = apply_plan(plan, write_scope(settings), journal_dir=journal_dir(settings))
     assert report.ok and all(r.done for r in report.results), [r.status for r in report.results]
     assert "yesterday" not in "".join(p.read_text() for p in settings.memory_dir.rglob("*.md"))
+
+
+def test_with_no_memory_at_all_the_dream_never_says_consistent(git_repo, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    git_repo.write("README.md", "# acme\n")
+    git_repo.commit("Initial")
+    settings = load_settings(git_repo.path, memory_dir=tmp_path / "memory", home=tmp_path / "cfg")
+    out = io.StringIO()
+    run_dream(settings, DreamOptions(dry_run=True), out=out, err=io.StringIO(), stdin=io.StringIO())
+    assert "memory is consistent" not in out.getvalue()
+    assert "no memory yet to audit" in out.getvalue()
