@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
-from .samerule import Memory, Unit, anchors_said, opposed, read, restating_entries, values_differ
+from .samerule import LEAD_IN, Memory, Unit, anchors_said, opposed, read, restating_entries, values_differ
 from .text import stems
 from .units import text_entries
 
@@ -35,7 +35,6 @@ RECORDED_WITH_CODE = 0.6  # enough when every program the principle names is in 
 RELATED = 0.5  # the share of the smaller text's words two texts share to be about one rule
 MIN_SHARED = 2  # fewer shared content words than this is no relation at all
 _CODE = lazy(r"`([^`\n]+)`")
-_LEAD = lazy(r"[:：]\**\s*$")
 _PROGRAM = lazy(r"[a-z][\w+-]*")
 
 
@@ -69,7 +68,7 @@ class Matcher:
         # never a copy by words: a lead-in ("These operations are off limits:") says its rule with its
         # list, never alone,
         self._not_alone = {
-            u.members[0] for u in memory.units if u.group and _LEAD.search(u.text.split("\n")[0])
+            u.members[0] for u in memory.units if u.group and LEAD_IN.search(u.text.split("\n")[0])
         }
         # nor is a block of three lines or more (a list with its nested items, code): its many words
         # say a short rule by chance; the meaning match weighs it

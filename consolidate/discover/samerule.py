@@ -50,7 +50,7 @@ _CJK_RUN = lazy(r"[\u3400-\u9fff]+")
 _HEADING = lazy(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _LIST_ITEM = lazy(r"^(\s*)(?:[-*+]|\d{1,9}[.)])\s+")
 _FIRST_STEP = lazy(r"^\s*1[.)]\s+")
-_LEAD_IN = lazy(r"[:：]\**\s*$")
+LEAD_IN = lazy(r"[:：]\**\s*$")
 _SKIP_LINE = lazy(r"^\s*(?:```|~~~|---\s*$|<!--|\|[-: |]+\|\s*$)")
 _UNTIL = lazy(
     r"\b(?:don'?t|do not|never|not)\s+((?:[\w`./-]+\s+){0,4}?)(?:until|before|unless)\b", re.IGNORECASE
@@ -493,7 +493,7 @@ class Memory:
             return unit.members, ""
         said = read(principle)
         first = self.statements[unit.members[0]][1]
-        lead = 1 if _LEAD_IN.search(first) else 0
+        lead = 1 if LEAD_IN.search(first) else 0
         context = f"{unit.heading} {first}" if lead else unit.heading  # an item read under its lead-in
         scores = {
             m: self.says(said, Unit(self.statements[m][1], context, (m,)), PAIR_PART, part=True)
@@ -637,7 +637,7 @@ def _forbidding(unit: Unit) -> bool:
     if _FORBIDDING_HEADING.search(unit.heading):
         return True
     lead = unit.text.split("\n", 1)[0]
-    return unit.group and bool(_LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead))
+    return unit.group and bool(LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead))
 
 
 def _only(said: Text, anchor: str) -> Text:
@@ -781,7 +781,7 @@ def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:
         if lead == (file, section) and _LIST_ITEM.match(text) and groups:
             groups[-1].append(position)
         elif _FIRST_STEP.match(text) or (  # a numbered list is one procedure
-            stripped and "\n" not in stripped and _LEAD_IN.search(stripped) and not _LIST_ITEM.match(text)
+            stripped and "\n" not in stripped and LEAD_IN.search(stripped) and not _LIST_ITEM.match(text)
         ):
             lead = (file, section)
             groups.append([position])
