@@ -144,13 +144,30 @@ def topic_trigger(text: str, programs: frozenset[str] | None = None) -> str:
         if programs is not None and head.split()[0] not in programs:
             continue
         return f"running `{head}`" if " " in head else f"running `{head}` commands"
-    for pattern, trigger in _TOPICS[1:]:
-        if pattern.search(text):
-            return trigger
+    topic = _only_topic(text)
+    if topic is not None:
+        return topic
     file = _FILE.search(text)
     if file:
         return f"editing `{posixpath.basename(file.group(1))}`"
     return ""
+
+
+# what a rule about writing a commit names: its message, its subject line
+_COMMIT_TEXT = lazy(r"\b(?:commit (?:message|subject|title|body)s?|subject lines?)\b", re.IGNORECASE)
+
+
+def _only_topic(text: str) -> str | None:
+    """The trigger of the one topic the text talks about; "" when it names several (a rule that stops
+    "after all commits so the user can review … and run the tests" is about none of them alone: when
+    unsure, no trigger), None when it names none. A commit's message or subject line is about
+    writing a commit, whatever else it names."""
+    if _COMMIT_TEXT.search(text):
+        return "writing a commit"
+    found = [trigger for pattern, trigger in _TOPICS[1:] if pattern.search(text)]
+    if not found:
+        return None
+    return found[0] if len(found) == 1 else ""
 
 
 def about_action(principle: str, use: ToolUse | None) -> bool:

@@ -50,6 +50,7 @@ def finish(principle: str, trigger: str, *, curated: bool = False) -> tuple[str,
     lead = None if curated else _WHEN_LEAD.match(text)
     if lead and len(lead["rule"].split()) >= 2:
         trigger, text = lead["when"].strip(), lead["rule"].strip()
+        text = text[:1].upper() + text[1:]  # the rule, a sentence of its own after its trigger
     if _OPTION_ONLY.match(text):
         command = _TRIGGER_COMMAND.search(trigger)
         program = command[1].split()[0] if command else ""
