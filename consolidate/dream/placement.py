@@ -5,7 +5,8 @@ compared with the rule by the stems they share, rare stems weighing more (a word
 the project's name — tells nothing of where a rule belongs). The block that shares the most with it,
 when it shares enough, is its neighbour: a rule after a bullet is a sibling item, a rule after a step
 of a numbered procedure is the procedure's next step (its lead-in says when, so no trigger of its
-own), a rule after a paragraph is an item after it. When no block is close enough, the caller falls
+own), a rule about a paragraph is an item after it — or at the end of the list that follows it, never
+between a paragraph (or its code) and its list. When no block is close enough, the caller falls
 back to the section the learning names.
 """
 
@@ -64,7 +65,15 @@ def beside(text: str, rule: str, principle: str) -> Place | None:
             best = (score, len(shared), position)
     if best is None:
         return None
-    position = _end_of_list(blocks, best[2])
+    position = best[2]
+    if (
+        LIST_MARKER.match(blocks[position][1]) is None
+        and position + 1 < len(blocks)
+        and blocks[position + 1][0] == blocks[position][0]
+        and LIST_MARKER.match(blocks[position + 1][1]) is not None
+    ):  # a paragraph (or its code) and the list after it stay together: the rule ends that list
+        position += 1
+    position = _end_of_list(blocks, position)
     section, anchor = blocks[position]
     if text.count(anchor) != 1:
         return None
