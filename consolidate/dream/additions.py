@@ -216,6 +216,8 @@ class _State:
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category == "RECORDED":
+                matched = self._recorded_before(candidate, matched) or matched
             if verdict.category in ("CONTRADICT", "UNSURE") and not (
                 number == 0 and target is not None and candidate.category == "CONTRADICT"
             ):  # not "already recorded", and no ground to replace it: the reviewer weighs it later
@@ -287,6 +289,19 @@ class _State:
         if proposed:
             self.anchored.append(place.old)
         return place
+
+    def _recorded_before(self, candidate: Candidate, matched: Remembered | None) -> Remembered | None:
+        """The entry an earlier review found stating this learning, when it is still remembered and
+        still states it: a set-aside learning keeps quoting the line that states it, not whichever
+        entry a changed memory now scores a little higher (a rule added since for another learning)."""
+        stored = self.backlog.recorded.get(learning_id(candidate)) if self.backlog is not None else None
+        if not stored or matched is not None and flat(matched.text) == stored:
+            return None
+        entry = next((e for e in self.entries if flat(e.text) == stored), None)
+        if entry is None:
+            return None
+        alone = Matcher.of_entries([(entry.file, entry.section, entry.whole)])
+        return entry if alone.judge(candidate.principle).category == "RECORDED" else None
 
     def _set_aside(self, candidate: Candidate, reason: str) -> None:
         """A learning the plan does not propose, and does not settle either: it waits in the backlog,

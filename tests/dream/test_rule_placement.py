@@ -111,3 +111,19 @@ def test_no_neighbour_for_a_table_a_shared_name_or_a_copied_block() -> None:
 )
 def test_a_summary_keeps_the_backticks_a_code_span_needs(text: str, summary: str) -> None:
     assert plain(text) == summary
+
+
+def test_a_set_aside_learning_keeps_quoting_the_entry_that_states_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    stating = "- After each commit, remind the user to amend the session files."
+    acme.claude_md.write_text(f"# CLAUDE.md\n\n## Workflow\n\n{stating}\n")
+    engine = acme.report(
+        candidate("Remind the user to amend the session files after each commit", layers=["L1"])
+    )
+    code, out, err = acme.dream(capsys, engine, "--yes")
+    assert code == 0, err
+    assert "already recorded as “- After each commit, remind the user" in out
+    later = "- Remind the user to amend the session files after each commit, and wait for the tests."
+    acme.claude_md.write_text(f"# CLAUDE.md\n\n## Conventions\n\n{later}\n\n## Workflow\n\n{stating}\n")
+    code, out, err = acme.dream(capsys, engine, "--dry-run")
+    assert code == 0, err
+    assert "already recorded as “- After each commit, remind the user" in out, out  # not the line added since
