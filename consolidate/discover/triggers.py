@@ -170,6 +170,21 @@ def _only_topic(text: str) -> str | None:
     return found[0] if len(found) == 1 else ""
 
 
+_DOING = lazy(r"^(?P<verb>[a-z]+?)(?:ing)\b")
+_RULE_HEAD = lazy(r"^\W*always\s+(?P<verb>[a-z]+)\b", re.IGNORECASE)
+
+
+def _circular(principle: str, topic: str) -> bool:
+    """A rule that says always to do what its trigger names ("Always bump the version" when bumping
+    the version): the trigger says nothing of when it applies. How to do it ("Merge with `--no-ff`"
+    when merging a branch) keeps its trigger."""
+    doing, head = _DOING.match(topic), _RULE_HEAD.match(principle)
+    if doing is None or head is None:
+        return False
+    verb, stem = head["verb"].lower(), doing["verb"]
+    return verb in (stem, stem + "e") or len(stem) > 3 and stem[-1] == stem[-2] and verb == stem[:-1]
+
+
 def about_action(principle: str, use: ToolUse | None) -> bool:
     """The lesson names the call it answered: its program, a path it touched, or an option of a command."""
     if use is None:
@@ -211,6 +226,8 @@ def derive_trigger(
     """The trigger for a lesson: the call it answered when it is about that call (`prefer_action`),
     else what it talks about, else the project."""
     topic = topic_trigger(principle, programs)
+    if _circular(principle, topic):
+        topic = ""
     if topic == "answering the user":
         return topic
     if use is not None and prefer_action and about_action(principle, use):

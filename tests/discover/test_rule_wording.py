@@ -61,3 +61,19 @@ def test_a_rule_after_its_own_when_starts_with_a_capital() -> None:
         "Always tag the commit",
         "doing a release",
     )
+
+
+@pytest.mark.parametrize(
+    ("rule", "trigger"),
+    [
+        (
+            "Always bump the version",
+            DEFAULT_TRIGGER,
+        ),  # "When bumping the version: Always bump …" says nothing
+        ("Always create a branch", DEFAULT_TRIGGER),
+        ("Never bump the version without asking first", "bumping the version"),
+        ("Merge with `--no-ff`", "merging a branch"),  # how to do it: the trigger says when
+    ],
+)
+def test_a_trigger_never_restates_the_rule(rule: str, trigger: str) -> None:
+    assert derive_trigger(rule) == trigger
