@@ -65,27 +65,24 @@ def test_a_completion_step_is_the_procedures_next_step(acme, capsys) -> None:  #
     assert "- **Naming:** a widget is a unit of the dashboard\n\n## Release" in text  # not in Conventions
 
 
-def test_a_git_rule_sits_beside_the_git_rules(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    text = _applied(
-        acme,
-        capsys,
-        candidate("Never force-push a branch that was already merged", layers=["L1"], section="Conventions"),
-    )
-    assert (
-        "- Squash-merge feature branches into `main`.\n- Never force-push a branch that was already merged.\n"
-    ) in text
-
-
-def test_a_rule_about_nothing_in_the_file_goes_to_the_section_it_names(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    text = _applied(
-        acme,
-        capsys,
-        candidate("Answer in British English spelling in every reply", layers=["L1"], section="Conventions"),
-    )
-    assert (
-        "- **Naming:** a widget is a unit of the dashboard\n- Answer in British English spelling in every reply."
-        in text
-    )
+@pytest.mark.parametrize(
+    ("rule", "written"),
+    [
+        (  # a git rule beside the git rules
+            "Never force-push a branch that was already merged",
+            "- Squash-merge feature branches into `main`.\n- Never force-push a branch that was already merged.\n",
+        ),
+        (  # about nothing in the file: the section it names
+            "Answer in British English spelling in every reply",
+            "- **Naming:** a widget is a unit of the dashboard\n- Answer in British English spelling in every reply.",
+        ),
+    ],
+)
+def test_a_rule_sits_beside_its_block_else_in_the_section_it_names(
+    acme, capsys, rule: str, written: str
+) -> None:  # type: ignore[no-untyped-def]
+    text = _applied(acme, capsys, candidate(rule, layers=["L1"], section="Conventions"))
+    assert written in text
 
 
 def test_no_neighbour_for_a_table_a_shared_name_or_a_copied_block() -> None:
