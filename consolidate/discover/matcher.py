@@ -25,7 +25,18 @@ from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
-from .samerule import LEAD_IN, Memory, Unit, anchors_said, opposed, read, restating_entries, values_differ
+from .samerule import (
+    LEAD_IN,
+    Memory,
+    Unit,
+    anchors_said,
+    as_forbidden,
+    forbidden_items,
+    opposed,
+    read,
+    restating_entries,
+    values_differ,
+)
 from .text import stems
 from .units import text_entries
 
@@ -73,6 +84,10 @@ class Matcher:
         # nor is a block of three lines or more (a list with its nested items, code): its many words
         # say a short rule by chance; the meaning match weighs it
         self._not_alone |= {p for p, text in enumerate(self.texts) if text.count("\n") >= 2}
+        # an item a heading or a lead-in forbids ("Git Operations Claude Cannot Perform") is read as
+        # the prohibition it is
+        items = forbidden_items(memory.statements, memory.groups)
+        self._polarity_of = {p: as_forbidden(t) for p, t in enumerate(self.texts) if self._owner[p] in items}
 
     @classmethod
     def of_texts(cls, texts: Mapping[str, str] | Iterable[str]) -> Matcher:
@@ -90,6 +105,16 @@ class Matcher:
         found = self._by_words(principle)
         if found.category == "RECORDED":
             return found
+        forbidden = self.memory.forbidding(principle)
+        if forbidden is not None:  # it would have the assistant do what the memory forbids it
+            heading = self.memory.statements[forbidden.member][0]
+            return Verdict(
+                "FORBIDDEN",
+                self.memory.statements[forbidden.member][1],
+                (forbidden.member,),
+                "meaning",
+                forbidden.quote if not heading else f"{forbidden.quote} (under “{heading}”)",
+            )
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
             members, quote = self.memory.saying_most(principle, restated.unit)
@@ -126,6 +151,7 @@ class Matcher:
                 continue
             theirs = self._stems[position]
             text = self.texts[position]
+            polar = self._polarity_of.get(position, text)
             jaccard = shared / len(mine | theirs)
             containment = shared / min(size, len(theirs))
             said_already = shared / size
@@ -135,12 +161,12 @@ class Matcher:
                 and shared >= 3
                 or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
             ):
-                if not _opposite(principle, text):
+                if not _opposite(principle, polar):
                     if said_by(principle, text) and position not in self._not_alone:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
-                elif same_subject(principle, text) and (opposed is None or jaccard > opposed[0]):
+                elif same_subject(principle, polar) and (opposed is None or jaccard > opposed[0]):
                     opposed = (jaccard, position)  # unless another statement says it as it is
             if containment >= RELATED and (best is None or containment > best[0]):
                 best = (containment, position, said_already)
@@ -150,7 +176,7 @@ class Matcher:
             return self._at("UPDATE", adds, "words")
         if best is None:
             return Verdict("FILL_GAP")
-        text = self.texts[best[1]]
+        text = self._polarity_of.get(best[1], self.texts[best[1]])
         if not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way

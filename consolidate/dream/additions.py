@@ -214,6 +214,12 @@ class _State:
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category == "FORBIDDEN":  # never proposed: the memory forbids what it orders
+                assert matched is not None
+                self._set_aside(
+                    candidate, f"would have the assistant do what “{verdict.quote}” forbids ({matched.file})"
+                )
+                return
             if verdict.category in ("CONTRADICT", "UNSURE") and not (
                 number == 0 and target is not None and candidate.category == "CONTRADICT"
             ):  # not "already recorded", and no ground to replace it: the reviewer weighs it later
