@@ -32,8 +32,10 @@ from .samerule import (
     anchors_said,
     as_forbidden,
     forbidden_items,
+    negation_elsewhere,
     opposed,
     read,
+    required_content,
     restating_entries,
     values_differ,
 )
@@ -121,6 +123,9 @@ class Matcher:
             return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
         if found.category != "FILL_GAP":
             return found
+        content = required_content(principle)  # what a document must make clear, stated already
+        if content is not None and (said := self.judge(content)).category == "RECORDED":
+            return said
         extended = self.memory.extended(principle)
         if extended is not None:
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
@@ -205,7 +210,7 @@ def _opposite(principle: str, statement: str) -> bool:
     sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
     against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
     in one says nothing of the rule another states."""
-    if contradicts(principle, statement):
+    if contradicts(principle, statement) and not negation_elsewhere(read(principle), read(statement)):
         return True
     single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
     return single and opposed(read(principle), read(statement), False)

@@ -86,7 +86,8 @@ _FILLER = _split(
     need needs needed make makes made sure definitely really always every everything thing things way get
     gets got go going want wants like also still ever even whenever time times new one ones each important
     importantly properly correctly good better best should must shall done doing work working use using
-    used run running put able via per step steps first then next later now
+    used run running put able via per step steps first then next later now provide provides provided
+    providing
     """
 )
 # Words that carry no content of their own (beyond the shared stop words).
@@ -703,6 +704,24 @@ class Memory:
         return self._weights.get(stem, 1.0)
 
 
+_REQUIREMENT = lazy(
+    r"^\s*(?P<who>(?:[\w.`'’/-]+\s+){0,3}?[\w.`'’/-]+)\s+(?:needs?|has|have|must|should)\s+(?:to\s+)?"
+    r"(?:be\s+clear|make\s+(?:it\s+)?clear|say|state|mention|explain|spell\s+out)\s+(?:that|about)\s+(?P<what>.+)$",
+    re.IGNORECASE,
+)
+_DOCUMENTS = frozenset({"doc", "changelog", "guid", "manual", "comment", "docstr"})
+
+
+def required_content(principle: str) -> str | None:
+    """What a document must make clear ("The READMEs need to be clear that X", "the docs should say
+    that X"): X, which the memory states when it says X (the approver reads the memory, the
+    documents follow it); None for any other rule."""
+    match = _REQUIREMENT.match(principle.strip())
+    if match is None or not read(match["who"]).stems & _DOCUMENTS:
+        return None
+    return match["what"].strip()
+
+
 @dataclass(frozen=True)
 class Prohibition:
     """What the memory forbids the assistant: an action (the stem of its verb, or the command it
@@ -970,6 +989,27 @@ def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     return _negation_meets(said, known, pos_known, code_words) or _negation_meets(
         known, said, pos_said, code_words
     )
+
+
+def negation_elsewhere(said: Text, known: Text) -> bool:
+    """Each negation of one text that reaches a word the other asserts is said of something that
+    other text does not speak of in that sentence ("never commit directly to main" against "on all
+    non-trivial commits, work on a branch"): a clause that looks opposed, not an opposite. False when
+    no negation reaches a word of the other at all."""
+    reached = False
+    for one, other in ((said, known), (known, said)):
+        positive = other.stems - other.negated
+        cause = other.reason if other.cause else frozenset()
+        for stems_, said_of in one.negations:
+            hit = stems_ & positive
+            if not hit:
+                continue
+            reached = True
+            if not said_of or any(
+                hit & (words - negated) and said_of & (words - cause) for words, negated in other.sentences
+            ):
+                return False
+    return reached
 
 
 def _negation_meets(one: Text, other: Text, positive: frozenset[str], code_words: frozenset[str]) -> bool:
