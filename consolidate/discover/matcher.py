@@ -6,6 +6,10 @@ entries of one layer (the dream) — and `judge(principle)` answers with a `Verd
 - RECORDED: a statement already says it, in its words (the principle's content words, ≥ `RECORDED`
   of them, or ≥ `RECORDED_WITH_CODE` and every program it names) or in other words
   (`samerule.Memory.restating`: anchors by shape, stems, synonyms, polarity);
+- FORBIDDEN: it would have the assistant do what the memory forbids it (`samerule.Memory.forbidding`:
+  an item of a list under a heading or lead-in that forbids, a "never …" / "do not …" sentence) —
+  "Amend the session files before the bump" against "Amending commits with session files" under
+  "Operations Claude Cannot Perform"; never proposed, whatever else it shares words with;
 - CONTRADICT: the best-matching statement about the same subject says the opposite (`confident`);
 - UNSURE: the statement it negates is about something else (a paragraph that merely names the same
   tool): no ground to replace it, and no ground to add the learning beside it either;
@@ -53,11 +57,12 @@ _PROGRAM = lazy(r"[a-z][\w+-]*")
 
 @dataclass(frozen=True)
 class Verdict:
-    category: str  # RECORDED | UPDATE | CONTRADICT | UNSURE | FILL_GAP
+    category: str  # RECORDED | FORBIDDEN | UPDATE | CONTRADICT | UNSURE | FILL_GAP
     related: str = ""  # the statement it is about, as written
     members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for, the one quoted first
     how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
-    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps)
+    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps);
+    # for FORBIDDEN, the prohibition it would break (a forbidden list's item, a "never …" sentence)
 
     @property
     def confident(self) -> bool:
@@ -87,7 +92,8 @@ class Matcher:
         # say a short rule by chance; the meaning match weighs it
         self._not_alone |= {p for p, text in enumerate(self.texts) if text.count("\n") >= 2}
         # an item a heading or a lead-in forbids ("Git Operations Claude Cannot Perform") is read as
-        # the prohibition it is
+        # the prohibition it is: a rule that forbids it too states it, one that orders it breaks it
+        # (`Memory.forbidding`), and neither contradicts it by shared words
         items = forbidden_items(memory.statements, memory.groups)
         self._polarity_of = {p: as_forbidden(t) for p, t in enumerate(self.texts) if self._owner[p] in items}
 
@@ -109,14 +115,8 @@ class Matcher:
             return found
         forbidden = self.memory.forbidding(principle)
         if forbidden is not None:  # it would have the assistant do what the memory forbids it
-            heading = self.memory.statements[forbidden.member][0]
-            return Verdict(
-                "FORBIDDEN",
-                self.memory.statements[forbidden.member][1],
-                (forbidden.member,),
-                "meaning",
-                forbidden.quote if not heading else f"{forbidden.quote} (under “{heading}”)",
-            )
+            text = self.memory.statements[forbidden.member][1]
+            return Verdict("FORBIDDEN", text, (forbidden.member,), "meaning", forbidden.quote)
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
             members, quote = self.memory.saying_most(principle, restated.unit)
@@ -171,7 +171,12 @@ class Matcher:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
-                elif same_subject(principle, polar) and (opposed is None or jaccard > opposed[0]):
+                elif (
+                    position
+                    not in self._polarity_of  # a forbidden item is broken (FORBIDDEN), not contradicted
+                    and same_subject(principle, text)
+                    and (opposed is None or jaccard > opposed[0])
+                ):
                     opposed = (jaccard, position)  # unless another statement says it as it is
             if containment >= RELATED and (best is None or containment > best[0]):
                 best = (containment, position, said_already)
@@ -181,8 +186,8 @@ class Matcher:
             return self._at("UPDATE", adds, "words")
         if best is None:
             return Verdict("FILL_GAP")
-        text = self._polarity_of.get(best[1], self.texts[best[1]])
-        if not _opposite(principle, text):
+        text = self.texts[best[1]]
+        if best[1] in self._polarity_of or not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
             return Verdict("FILL_GAP")

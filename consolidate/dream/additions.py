@@ -216,8 +216,9 @@ class _State:
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
             if verdict.category == "FORBIDDEN":  # never proposed: the memory forbids what it orders
                 assert matched is not None
+                under = f" under “{matched.section}”" if matched.section else ""
                 self._set_aside(
-                    candidate, f"would have the assistant do what “{verdict.quote}” forbids ({matched.file})"
+                    candidate, f"the memory forbids what it asks: “{verdict.quote}”{under} ({matched.file})"
                 )
                 return
             if verdict.category in ("CONTRADICT", "UNSURE") and not (
