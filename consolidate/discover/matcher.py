@@ -117,15 +117,15 @@ class Matcher:
         if forbidden is not None:  # it would have the assistant do what the memory forbids it
             text = self.memory.statements[forbidden.member][1]
             return Verdict("FORBIDDEN", text, (forbidden.member,), "meaning", forbidden.quote)
+        content = required_content(principle)  # what a document must make clear, stated already
+        if content is not None and (said := self.judge(content)).category == "RECORDED":
+            return said
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
             members, quote = self.memory.saying_most(principle, restated.unit)
             return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
         if found.category != "FILL_GAP":
             return found
-        content = required_content(principle)  # what a document must make clear, stated already
-        if content is not None and (said := self.judge(content)).category == "RECORDED":
-            return said
         extended = self.memory.extended(principle)
         if extended is not None:
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
