@@ -231,7 +231,7 @@ class Text:
     # each negation: the stems it negates and the other words of its clause ("never commit directly to
     # main": commit, and direct and main), so it opposes only a sentence that speaks of both
     negations: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
-    sentences: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()  # (stems, negated stems) of each
+    source: str = ""  # the text as written: its sentences are read when a negation needs them
 
 
 @lru_cache(maxsize=32768)
@@ -281,7 +281,7 @@ def read(text: str) -> Text:
         _counts(plain.lower(), stem) | _named(text, stem),
         _lists(text.lower()),
         negation[2],
-        _sentences(text, stem),
+        text,
     )
 
 
@@ -391,9 +391,11 @@ _CLAUSE_END = lazy(r"[(),;:.!?—–]|\s-\s|\b(?:but|and then|because|since|so)\
 _SENTENCE_END = lazy(r"[.!?;]+(?:\s+|$)|\n+|\s[—–]\s")
 
 
-def _sentences(text: str, stem: Callable[[str], str]) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+@lru_cache(maxsize=8192)
+def sentences(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """(stems, negated stems) of each sentence of `text` that has words: what a negation of another
     text must meet in one sentence to oppose it."""
+    stem = _stem_of(language(_CODE.sub(lambda m: " " + m.group(1) + " ", text)))
     found: list[tuple[frozenset[str], frozenset[str]]] = []
     for sentence in _SENTENCE_END.split(text):
         plain = phrased(_CODE.sub(lambda m: " " + m.group(1) + " ", sentence).lower())
@@ -526,11 +528,11 @@ class Memory:
         session files before the bump" against "Amending commits with session files" under "Operations
         Claude Cannot Perform"), or None: the rule orders the forbidden verb, said of what the
         prohibition is said of, or the forbidden command."""
-        ordered = ordered_action(principle)
-        if ordered is None:
-            return None
         if self._prohibitions is None:
             self._prohibitions = prohibitions(self.statements, self.groups)
+        ordered = ordered_action(principle) if self._prohibitions else None
+        if ordered is None:
+            return None
         anchors = read(principle).anchors
         return next((p for p in self._prohibitions if breaks(ordered, anchors, p)), None)
 
@@ -848,6 +850,7 @@ def _verb_stem(word: str) -> str:
     return "-".join(_SYN.get(stem(part), stem(part)) for part in word.split("-"))
 
 
+@lru_cache(maxsize=4096)
 def ordered_action(principle: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
     """The action a rule orders the assistant to take, as `_action` reads it: the verb it opens with
     (after "always", "we should", a leading "before …," clause), never one it asks of the user
@@ -1006,7 +1009,8 @@ def negation_elsewhere(said: Text, known: Text) -> bool:
                 continue
             reached = True
             if not said_of or any(
-                hit & (words - negated) and said_of & (words - cause) for words, negated in other.sentences
+                hit & (words - negated) and said_of & (words - cause)
+                for words, negated in sentences(other.source)
             ):
                 return False
     return reached
@@ -1022,10 +1026,11 @@ def _negation_meets(one: Text, other: Text, positive: frozenset[str], code_words
         hit = (reached - (one.reason if one.cause else frozenset()) & positive) - code_words
         if not hit:
             continue
-        if not said_of or not other.sentences:
+        if not said_of or not sentences(other.source):
             return True
         if any(
-            hit & (stems_ - negated) and said_of & (stems_ - cause) for stems_, negated in other.sentences
+            hit & (stems_ - negated) and said_of & (stems_ - cause)
+            for stems_, negated in sentences(other.source)
         ):
             return True
     return False
