@@ -171,9 +171,8 @@ class Matcher:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
-                elif (
-                    position
-                    not in self._polarity_of  # a forbidden item is broken (FORBIDDEN), not contradicted
+                elif (  # a forbidden item is broken (FORBIDDEN), never contradicted
+                    position not in self._polarity_of
                     and same_subject(principle, text)
                     and (opposed is None or jaccard > opposed[0])
                 ):

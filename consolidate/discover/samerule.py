@@ -11,13 +11,18 @@ changes pass tests, immediately install the new version" by what they are about 
   vocabulary of rules (immediately / ASAP, remove / delete, create / add); weighted, so rare words
   count more than the ones every rule uses and fillers ("need", "definitely") count little;
 - the same *polarity*: one text negating what the other asserts is a contradiction, not a restatement
-  ("don't X until Y" orders X after Y, it does not forbid X);
+  ("don't X until Y" orders X after Y, it does not forbid X); a negation opposes only a sentence that
+  also speaks of what it is said of ("never commit directly to main" is not the opposite of "on all
+  non-trivial commits, work on a branch");
 - the *context* the rule is stated in: its section heading ("Git Operations Claude Cannot Perform"
   says what its items mean) and, for a list, the lead-in and its sibling items (a workflow written as
   numbered steps is one rule).
 
 `Memory` holds the remembered units (each statement, and each list with its lead-in) and answers
-`restating(principle)`: the unit that already states the rule, or None. Offline, no model.
+`restating(principle)`: the unit that already states the rule, or None; and `forbidding(principle)`:
+the prohibition of the assistant the rule would have it break (an item of a list a heading or lead-in
+forbids, a "never …" / "do not …" sentence; the same verb said of the same thing, or the forbidden
+command), or None. Offline, no model.
 """
 
 from __future__ import annotations
@@ -546,8 +551,9 @@ class Memory:
         for position in self._sharing(said):
             unit = self.units[position]
             needed = SAME_GROUP if unit.group else SAME
-            if not unit.group and _shares_shape(said, read(unit.text)):
-                needed = min(needed, SAME_ANCHORED)  # not against a list: one item sharing a path says little
+            if not unit.group and not _TABLE.match(unit.text) and _shares_shape(said, read(unit.text)):
+                # not against a list, nor a table: one item or cell sharing a path says little
+                needed = min(needed, SAME_ANCHORED)
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -746,7 +752,7 @@ _HEAD_WORD = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*|`[^`\n]+`", re.UNICODE)
 _LEAD_WORDS = frozenset(
     _split(
         """
-        always please first also just we you should must need needs to make sure remember immediately
+        always please first also just we you should must need needs to make sure remember
         then now every each time
         """
     )
@@ -883,6 +889,7 @@ def breaks(
 
 
 _NEVER = frozenset({"never"})
+_TABLE = lazy(r"^\s*\|")
 _RUNNING = frozenset({"run", "use", "perform", "execut", "call", "invok"})
 
 
