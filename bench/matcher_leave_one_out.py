@@ -56,7 +56,7 @@ def main() -> None:
     paths = [args.corpus / name for name in FILES]
     paths += sorted((args.corpus / "claude_md").glob("*/HEAD_*/**/*.md"))
     if not all(p.is_file() for p in paths[: len(FILES)]):
-        sys.exit(f"needs the corpus at {args.corpus}")
+        sys.exit(f"no corpus at {args.corpus}")
     every: dict[str, list[tuple[int, str, str, str]]] = {}
     for path in paths:
         name = str(path.relative_to(args.corpus))
