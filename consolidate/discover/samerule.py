@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -253,12 +253,7 @@ def read(text: str) -> Text:
     rule_part = lowered[: cut.start()] if cut and cut.start() > 8 else lowered
     in_rule: set[str] = set()
     for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
-        for word in _WORD.findall(_CJK_RUN.sub(" ", part)):
-            word = word.replace("’", "'")
-            word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
-            word = _ABBREVIATIONS.get(word, word)
-            if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
-                continue
+        for word in _content_words(part):
             base = stem(word)
             base = _SYN.get(base, base)
             found.add(base)
@@ -396,6 +391,18 @@ _CLAUSE_END = lazy(r"[(),;:.!?—–]|\s-\s|\b(?:but|and then|because|since|so)\
 _SENTENCE_END = lazy(r"[.!?;]+(?:\s+|$)|\n+|\s[—–]\s")
 
 
+def _content_words(lowered: str) -> Iterator[str]:
+    """The content words of a lower-cased text as compared: contractions cut ("it's": it),
+    abbreviations read as their word, stop words, function words, one letter and numbers left out."""
+    for word in _WORD.findall(_CJK_RUN.sub(" ", lowered)):
+        word = word.replace("’", "'")
+        word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
+        word = _ABBREVIATIONS.get(word, word)
+        if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
+            continue
+        yield word
+
+
 @lru_cache(maxsize=8192)
 def sentences(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """(stems, negated stems) of each sentence of `text` that has words: what a negation of another
@@ -404,15 +411,7 @@ def sentences(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     found: list[tuple[frozenset[str], frozenset[str]]] = []
     for sentence in _SENTENCE_END.split(text):
         plain = phrased(_CODE.sub(lambda m: " " + m.group(1) + " ", sentence).lower())
-        bases = set()
-        for word in _WORD.findall(_CJK_RUN.sub(" ", plain)):
-            word = word.replace("’", "'")
-            word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
-            word = _ABBREVIATIONS.get(word, word)
-            if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
-                continue
-            base = stem(word)
-            bases.add(_SYN.get(base, base))
+        bases = {_SYN.get(b, b) for b in map(stem, _content_words(plain))}
         for run in _CJK_RUN.findall(plain):
             bases.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else bases.add(run)
         if bases:
