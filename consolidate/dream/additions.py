@@ -216,6 +216,13 @@ class _State:
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category == "FORBIDDEN":  # never proposed: the memory forbids what it orders
+                assert matched is not None
+                under = f" under “{matched.section}”" if matched.section else ""
+                self._set_aside(
+                    candidate, f"the memory forbids what it asks: “{verdict.quote}”{under} ({matched.file})"
+                )
+                return
             if verdict.category == "RECORDED":
                 matched = self._recorded_before(candidate, matched) or matched
             if verdict.category in ("CONTRADICT", "UNSURE") and not (
