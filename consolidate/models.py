@@ -81,6 +81,9 @@ class Candidate(_Report):
     related: str = ""  # the existing entry it updates or contradicts, quoted as listed (a pointer's line)
     queue_id: str = ""  # the capture-queue item it came from, acked once applied or rejected
     evidence: list[EvidenceRef] = Field(default_factory=list)
+    # every sighting a merged learning stands for ("<session>\0<record uuid>"), beyond the evidence
+    # quoted: the backlog keeps them, so the same sessions read again are known as the same sightings
+    sightings: list[str] = Field(default_factory=list)
 
     @field_validator("layers", mode="before")
     @classmethod

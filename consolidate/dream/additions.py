@@ -20,7 +20,7 @@ from memory_layout.wellformed import line_problems
 
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
-from ..models import Candidate, Layer
+from ..models import Candidate, EvidenceRef, Layer
 from ..plan import CONTRADICT_WARNING
 from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
@@ -441,10 +441,11 @@ def placements(candidate: Candidate) -> list[Layer]:
 
 
 def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
-    """Candidates that say the same thing become one: the fullest text, the summed frequency, the
-    strongest confidence and impact, all the evidence and queue ids, and the others' wording where it
-    adds words ("Also: …" in the detail). The first of several streams (the backlog) keeps its order
-    and comes first; the rest is ranked by impact."""
+    """Candidates that say the same thing become one: the fullest text, the frequency of its distinct
+    sightings (`sightings`: the same sessions read again count once), the strongest confidence and
+    impact, the evidence (each record once) and queue ids, and the others' wording where it adds words
+    ("Also: …" in the detail). The first of several streams (the backlog) keeps its order and comes
+    first; the rest is ranked by impact."""
     groups: list[tuple[int, list[Candidate]]] = []
     index = Index()
     for order, stream in enumerate(streams):
@@ -475,10 +476,11 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(
             update={
-                "frequency": sum(c.frequency for c in group),
+                "frequency": sightings(group),
                 "confidence": max(c.confidence for c in group),
                 "impact": max(c.impact for c in group),
-                "evidence": [e for c in group for e in c.evidence][:5],
+                "evidence": distinct_evidence(group)[:5],
+                "sightings": sorted({k for c in group for k in _sightings_of(c)}),
                 "detail": detail,
             }
         )
@@ -486,6 +488,52 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     first = [m for m in merged if m[0] == 0 and len(streams) > 1]
     rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
     return [(c, q) for _, c, q in first + rest]
+
+
+def _sighting(evidence: EvidenceRef) -> str:
+    """What one sighting is: a record of a session (its text when the record has no id)."""
+    if not (evidence.session or evidence.uuid):
+        return f"\0{flat(evidence.quote)}" if evidence.quote.strip() else ""
+    return f"{evidence.session}\0{evidence.uuid or flat(evidence.quote)}"
+
+
+def _sightings_of(candidate: Candidate) -> set[str]:
+    return set(candidate.sightings) | set(filter(None, map(_sighting, candidate.evidence)))
+
+
+def distinct_evidence(group: list[Candidate]) -> list[EvidenceRef]:
+    """The group's evidence, each sighting once (the backlog's copy of a learning and the same sessions
+    read again cite the same records)."""
+    found: dict[str, EvidenceRef] = {}
+    for number, evidence in enumerate(e for c in group for e in c.evidence):
+        found.setdefault(_sighting(evidence) or f"\1{number}", evidence)
+    return list(found.values())
+
+
+def sightings(group: list[Candidate]) -> int:
+    """How often a learning told by several candidates was seen: candidates that cite a sighting in
+    common counted the same sessions (a learning waiting in the backlog, and its sessions read again
+    after an undo or with `--since`), so they count as the most any of them saw; candidates with no
+    sighting in common add up."""
+    parents = list(range(len(group)))
+
+    def root(i: int) -> int:
+        while parents[i] != i:
+            parents[i] = parents[parents[i]]
+            i = parents[i]
+        return i
+
+    owner: dict[str, int] = {}
+    for number, candidate in enumerate(group):
+        for key in _sightings_of(candidate):
+            if key in owner:
+                parents[root(number)] = root(owner[key])
+            else:
+                owner[key] = number
+    most: dict[int, int] = {}
+    for number, candidate in enumerate(group):
+        most[root(number)] = max(most.get(root(number), 0), candidate.frequency)
+    return sum(most.values())
 
 
 def _negations(text: str) -> set[str]:

@@ -1,0 +1,142 @@
+"""A sighting is one record of one session: counted once however often its sessions are read again.
+
+The backlog keeps a learning with its count and evidence; an undo puts the consolidation marker back,
+so the next dream reads the same sessions and finds the same learning again. The count and the
+evidence the approver is shown must stay those of a fresh home.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from consolidate.cli import main
+from consolidate.dream.additions import merge_alike
+from consolidate.engines import AUDITOR, DISCOVERER
+from consolidate.models import Candidate
+from tests.dream.scripted import AUDIT
+from tests.helpers.example import build_example
+
+
+def _evidence(session: str, count: int, start: int = 0) -> list[dict[str, str]]:
+    return [
+        {"session": session, "uuid": f"{session}-r{n}", "quote": f"quote {n} of {session}"}
+        for n in range(start, start + count)
+    ]
+
+
+DISCOVERY = {
+    "candidates": [
+        {
+            "kind": "correction",
+            "principle": "Use `tspec` instead of `cargo` when possible",
+            "confidence": 0.9,
+            "impact": 0.9,
+            "frequency": 6,
+            "evidence": _evidence("s1", 5),
+        },
+        {  # a special case of the one above: merged into it, its sightings its own
+            "kind": "correction",
+            "principle": "Use `tspec clippy` instead of `cargo clippy`",
+            "confidence": 0.8,
+            "impact": 0.7,
+            "frequency": 5,
+            "evidence": _evidence("s2", 5),
+        },
+        {
+            "kind": "preference",
+            "principle": "answer in English even when asked in Russian",
+            "layer": "L0",  # --yes skips it: it waits in the backlog
+            "confidence": 0.9,
+            "impact": 0.9,
+            "frequency": 3,
+            "evidence": _evidence("s3", 3),
+        },
+        {
+            "kind": "correction",
+            "principle": "run `make lint` before every push to the shared remote",
+            "confidence": 0.7,
+            "impact": 0.5,
+            "frequency": 2,
+            "evidence": _evidence("s4", 2),
+        },
+        {
+            "kind": "correction",
+            "principle": "keep the changelog entries in the imperative mood",
+            "confidence": 0.6,
+            "impact": 0.4,
+            "frequency": 4,
+            "evidence": _evidence("s5", 4),
+        },
+    ],
+    "sessions_scanned": 5,
+}
+
+
+def _engine(tmp_path: Path) -> str:
+    path = tmp_path / "script.json"
+    path.write_text(json.dumps({AUDITOR: [AUDIT], DISCOVERER: [DISCOVERY]}))
+    return f"scripted:{path}"
+
+
+def _run(example: Any, *args: str) -> int:
+    return main([*args[:1], str(example.project), "--claude-home", str(example.claude_home), *args[1:]])
+
+
+def _seen(example: Any, engine: str, capsys: Any) -> dict[str, tuple[int, list[tuple[str, str]], str]]:
+    """Each learning the approver is shown: its count, its evidence and its rationale."""
+    capsys.readouterr()
+    assert _run(example, "dream", "--engine", engine, "--dry-run", "--json", "--max-add", "30") == 0
+    plan = json.loads(capsys.readouterr().out)
+    found = {}
+    for proposal in plan["proposals"]:
+        learning = proposal.get("learning")
+        if learning is None:  # the auditor's
+            continue
+        evidence = sorted((e["session"], e["uuid"]) for e in proposal["evidence"])
+        found[learning["principle"]] = (learning.get("frequency", 1), evidence, proposal["rationale"])
+    return found
+
+
+def test_undo_and_reading_the_sessions_again_leave_the_counts_of_a_fresh_home(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    engine = _engine(tmp_path)
+    fresh = _seen(build_example(tmp_path / "fresh"), engine, capsys)
+    example = build_example(tmp_path / "cycled")
+    plan = tmp_path / "plan.json"
+    assert _run(example, "dream", "--engine", engine, "--plan-out", str(plan), "--max-add", "2") == 0
+    main(
+        [
+            "apply",
+            str(plan),
+            "--yes",
+            "--project",
+            str(example.project),
+            "--claude-home",
+            str(example.claude_home),
+        ]
+    )
+    _run(example, "undo")
+    _run(example, "undo")
+    assert _run(example, "dream", "--engine", engine, "--yes", "--max-add", "2") == 0
+    _run(example, "undo")
+    cycled = _seen(example, engine, capsys)
+    assert fresh["Use `tspec` instead of `cargo` when possible"][0] == 11  # 6 + its special case's 5
+    assert "seen 11×" in fresh["Use `tspec` instead of `cargo` when possible"][2]
+    assert cycled == fresh
+
+
+def _candidate(principle: str, frequency: int, evidence: list[dict[str, str]]) -> Candidate:
+    return Candidate.model_validate(
+        {"kind": "correction", "principle": principle, "frequency": frequency, "evidence": evidence}
+    )
+
+
+def test_a_learning_read_again_counts_its_sightings_once_and_new_ones_add() -> None:
+    waiting = _candidate("always run the linter before pushing a branch", 3, _evidence("s1", 3))
+    ((merged, _),) = merge_alike([waiting], [_candidate(waiting.principle, 3, _evidence("s1", 3))])
+    assert merged.frequency == 3 and len(merged.evidence) == 3  # the same three records, read twice
+    ((merged, _),) = merge_alike([merged], [_candidate(waiting.principle, 2, _evidence("s9", 2))])
+    assert merged.frequency == 5 and len(merged.evidence) == 5  # two new sightings add
+    ((again, _),) = merge_alike([merged], [_candidate(waiting.principle, 2, _evidence("s9", 2))])
+    assert again.frequency == 5 and again.evidence == merged.evidence
