@@ -77,6 +77,8 @@ def _team_line(team: dict | None) -> str:
 
 
 def _pending_line(pending: dict | None) -> str:
+    from ..periodic.store import recorded_part
+
     if pending is None:
         return "none (`consolidate dream --prepare` makes one; SessionEnd does when a dream is due)"
     failure = str(pending.get("last_failure") or "")
@@ -99,6 +101,7 @@ def _pending_line(pending: dict | None) -> str:
         else ""
     )
     return (
-        f"{pending['proposals']} proposal(s) ({actions}), made {pending['created_at']} "
+        f"{pending['proposals']} proposal(s) to decide ({actions}{recorded_part(pending)}), "
+        f"made {pending['created_at']} "
         f"({pending['age_hours']} h ago) by {pending['engine']}{cost}{changed} — `consolidate review`{failed}"
     )

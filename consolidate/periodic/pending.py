@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConsolidateError
 from ..fsutil import digest_file
-from ..plan import Plan, PlanError, load_plan
+from ..plan import Plan, PlanError, Proposal, load_plan
 from ..runs import write_scope
 from ..settings import Settings
 from . import store
@@ -71,6 +71,13 @@ def folder_of(settings: Settings) -> Path:
     return store.pending_dir(settings.state_dir, settings.memory_dir)
 
 
+def to_decide(plan: Plan) -> tuple[list[Proposal], list[Proposal]]:
+    """The proposals a person must decide, and those set aside as already recorded (applied only
+    when kept): a plan of 13 proposals of which 10 are already recorded asks for 3 decisions."""
+    recorded = [p for p in plan.proposals if p.skipped is not None]
+    return [p for p in plan.proposals if p.skipped is None], recorded
+
+
 def save_pending(
     settings: Settings, plan: Plan, *, settle_queue: list[str], extra: dict[str, Any] | None = None
 ) -> dict[str, Any]:
@@ -80,15 +87,17 @@ def save_pending(
     for name in plan.snapshot:
         path = scope.snapshot_path(name)
         files[name] = {"path": str(path), "sha256": plan.snapshot[name], **_stat(path)}
-    by_action = Counter(p.action for p in plan.proposals)
+    deciding, recorded = to_decide(plan)
+    by_action = Counter(p.action for p in deciding)
     summary = {
         "version": VERSION,
         "created_at": plan.created_at,
         "engine": plan.engine,
         "project": plan.project,
         "memory_dir": plan.memory_dir,
-        "proposals": len(plan.proposals),
+        "proposals": len(deciding),
         "by_action": dict(sorted(by_action.items())),
+        "already_recorded": len(recorded),
         "files": files,
         "memory_files": memory_files(settings.memory_dir),
         "git_head": git_head(settings),
@@ -189,6 +198,7 @@ def status_of(settings: Settings) -> dict[str, Any] | None:
         "engine": summary.get("engine"),
         "proposals": summary.get("proposals", 0),
         "by_action": summary.get("by_action", {}),
+        "already_recorded": summary.get("already_recorded", 0),
         "changed_since": bool(stale),
         "changes": stale.describe(),
         "usage": summary.get("usage"),

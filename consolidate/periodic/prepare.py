@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from ..settings import Settings
 from .pending import save_pending
-from .store import REMOVALS
+from .store import REMOVALS, recorded_part
 
 if TYPE_CHECKING:
     from ..dream.run import MadePlan
@@ -23,6 +23,11 @@ def keep_pending(settings: Settings, made: MadePlan, *, out: TextIO, engine: str
 
 def prepared_line(summary: dict) -> str:
     total = summary["proposals"]
+    if not total and summary.get("already_recorded"):
+        return (
+            f"pending plan saved: nothing to decide ({recorded_part(summary)[2:]}); "
+            "`consolidate review` records the run"
+        )
     if not total:
         return "pending plan saved: no proposals (memory is consistent); `consolidate review` records the run"
     by_action = summary["by_action"]
@@ -35,6 +40,7 @@ def prepared_line(summary: dict) -> str:
         else ""
     )
     return (
-        f"pending plan saved: {total} proposal(s) ({actions}; {removals} removal(s)){cost} — "
+        f"pending plan saved: {total} proposal(s) to decide ({actions}; {removals} removal(s)"
+        f"{recorded_part(summary)}){cost} — "
         "nothing was applied; see it with `consolidate review`"
     )

@@ -17,8 +17,9 @@ from ..progress import Progress
 from ..review import Ask
 from ..runs import writing_run
 from ..settings import Settings
-from .pending import PendingPlan, load_pending, staleness, total_usage
+from .pending import PendingPlan, load_pending, staleness, to_decide, total_usage
 from .prepare import keep_pending
+from .store import recorded_part
 
 NO_PLAN = (
     "no pending plan for {memory}: `consolidate dream --prepare` makes one (or run `consolidate dream`)\n"
@@ -93,5 +94,9 @@ def header(made: MadePlan) -> str:
         if usage
         else ""
     )
-    count = len(plan.proposals)
-    return f"## Pending plan of {plan.created_at} ({plan.engine} engine{cost}): {count} proposal(s)"
+    deciding, recorded = to_decide(plan)
+    aside = recorded_part({"already_recorded": len(recorded)})
+    return (
+        f"## Pending plan of {plan.created_at} ({plan.engine} engine{cost}): "
+        f"{len(deciding)} proposal(s) to decide{aside}"
+    )

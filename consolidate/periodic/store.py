@@ -96,15 +96,23 @@ def files_changed(summary: dict[str, Any]) -> list[str]:
     return changed
 
 
+def recorded_part(summary: dict[str, Any]) -> str:
+    """How a line about a plan names its learnings set aside as already recorded (they need no
+    decision: they are applied only when kept), or nothing when there is none."""
+    count = int(summary.get("already_recorded") or 0)
+    return f"; {count} already recorded, set aside" if count else ""
+
+
 def announcement(summary: dict[str, Any]) -> str:
-    """The one line SessionStart says about a pending plan."""
+    """The one line SessionStart says about a pending plan: what needs deciding."""
     total = int(summary.get("proposals") or 0)
     if not total:
         return "A background dream checked memory and found nothing to change; `consolidate review` records the check."
     removals = sum(int((summary.get("by_action") or {}).get(a, 0)) for a in REMOVALS)
     cost = _cost(summary)
     return (
-        f"A consolidation plan is ready: {total} proposal(s) ({removals} removal(s)){cost} — "
+        f"A consolidation plan is ready: {total} proposal(s) to decide ({removals} removal(s)"
+        f"{recorded_part(summary)}){cost} — "
         "run /consolidate:dream or `consolidate review` to see it; nothing is applied without you."
     )
 

@@ -220,7 +220,7 @@ def test_session_start_announces_a_pending_plan_once(example, settings, script, 
     first = json.loads(hook_in_process(example, "SessionStart", source="startup"))
     text = first["hookSpecificOutput"]["additionalContext"]
     assert (
-        "A consolidation plan is ready: 3 proposal(s) (1 removal(s)) — run /consolidate:dream or `consolidate review`"
+        "A consolidation plan is ready: 3 proposal(s) to decide (1 removal(s)) — run /consolidate:dream or `consolidate review`"
         in text
     )
     assert "has never been consolidated" not in text

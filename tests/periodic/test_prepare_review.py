@@ -30,7 +30,7 @@ def test_prepare_applies_nothing_and_keeps_the_plan(example, settings, script, c
     before = snapshot_bytes(example.memory_dir)
     code, out, err = prepare(capsys, example, script)
     assert code == 0
-    assert "pending plan saved: 3 proposal(s) (1 ADD, 1 CLUSTER, 1 REMOVE; 1 removal(s))" in out
+    assert "pending plan saved: 3 proposal(s) to decide (1 ADD, 1 CLUSTER, 1 REMOVE; 1 removal(s))" in out
     assert snapshot_bytes(example.memory_dir) == before  # not even .last-consolidation
     pending = load_pending(settings)
     assert pending is not None
@@ -71,7 +71,57 @@ def test_status_shows_the_pending_plan_and_when_its_files_changed(example, scrip
     assert pending["changed_since"] is True
     assert "MEMORY.md changed" in pending["changes"] and "new_topic.md appeared" in pending["changes"]
     code, out, _ = cli(capsys, example, "status")
-    assert "pending plan: 3 proposal(s) (1 ADD, 1 CLUSTER, 1 REMOVE)" in out and "review rebuilds it" in out
+    assert (
+        "pending plan: 3 proposal(s) to decide (1 ADD, 1 CLUSTER, 1 REMOVE)" in out
+        and "review rebuilds it" in out
+    )
+
+
+RECORDED = {
+    "candidates": [
+        {  # MEMORY.md says it already: set aside, no decision needed
+            "kind": "correction",
+            "principle": "use `make test` to run the tests; plain pytest misses the DB fixture",
+            "trigger": "running tests",
+            "confidence": 0.9,
+            "impact": 0.8,
+            "evidence": [{"session": "s1", "uuid": "u1", "quote": "use make test"}],
+        },
+        *DISCOVERY["candidates"],
+    ],
+    "sessions_scanned": 2,
+}
+
+
+def test_what_needs_deciding_is_counted_apart_from_what_is_already_recorded(
+    example, tmp_path, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    engine = f"scripted:{script_file(tmp_path, discovery=RECORDED)}"
+    code, out, _ = prepare(capsys, example, engine)
+    assert code == 0
+    assert (
+        "pending plan saved: 3 proposal(s) to decide (1 ADD, 1 CLUSTER, 1 REMOVE; 1 removal(s); 1 already recorded, set aside)"
+        in out
+    )
+    code, out, _ = cli(capsys, example, "status", "--json")
+    pending = json.loads(out)["pending_plan"]
+    assert pending["proposals"] == 3 and pending["already_recorded"] == 1
+    assert pending["by_action"] == {"ADD": 1, "CLUSTER": 1, "REMOVE": 1}
+    code, out, _ = cli(capsys, example, "review", "--dry-run")
+    assert code == 0
+    assert "(scripted engine): 3 proposal(s) to decide; 1 already recorded, set aside" in out.splitlines()[0]
+    assert "skipped P" in out and "already recorded as" in out
+    assert store.announcement(load_pending_summary(example)).startswith(
+        "A consolidation plan is ready: 3 proposal(s) to decide (1 removal(s); 1 already recorded, set aside)"
+    )
+
+
+def load_pending_summary(example):  # type: ignore[no-untyped-def]
+    from consolidate.settings import load_settings
+
+    pending = load_pending(load_settings(example.project, home=example.claude_home))
+    assert pending is not None
+    return pending.summary
 
 
 def test_llm_usage_is_recorded_and_shown(example, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -96,7 +146,7 @@ def test_review_shows_exactly_what_the_dream_shows(example, settings, script, ca
     code, reviewed, _ = cli(capsys, example, "review", "--dry-run")
     assert code == 0
     header, _, body = reviewed.partition("\n\n")
-    assert header.startswith("## Pending plan of ") and header.endswith("(scripted engine): 3 proposal(s)")
+    assert header.startswith("## Pending plan of ") and header.endswith("(scripted engine): 3 proposal(s) to decide")
     assert body == dreamed
     assert load_pending(settings) is not None  # a dry run keeps it
 
