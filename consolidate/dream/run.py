@@ -161,7 +161,7 @@ def settle_plan(
     if decision.retired and not options.dry_run:
         retire_set_aside(plan, decision.retired, backlog, out)
     if decision.ids is None:
-        show_backlog(len(backlog), out)
+        show_undecided_backlog(plan, len(backlog), out)
         settled = [] if options.dry_run else made.settle_queue
         return DreamResult(plan, made.gathered, acked=ack_queue_items(settings, None, settled))
     rejected_queue = [q for p in plan.proposals if p.id in decision.rejected for q in queue_ids(p)]
@@ -185,6 +185,21 @@ def settle_plan(
     acked = ack_queue_items(settings, report, rejected_queue + made.settle_queue)
     discard_pending(pending_dir(settings.state_dir, settings.memory_dir))  # this review supersedes it
     return DreamResult(plan, made.gathered, report, acked, decided=True)
+
+
+def show_undecided_backlog(plan: Plan, waiting: int, out: TextIO) -> None:
+    """What a review that decided nothing (a dry run, no terminal) says of the backlog: the learnings
+    this plan took up from it are in the plan already, and they keep waiting, since nobody decided."""
+    taken = set(plan.from_backlog)
+    if not waiting or not taken:
+        show_backlog(waiting, out)
+        return
+    ids = [p.id for p in plan.proposals if (p.model_extra or {}).get("learning_id") in taken]
+    where = f" ({', '.join(ids)})" if ids else ""
+    out.write(
+        f"{waiting} learning(s) of the backlog come first in this plan{where}; nothing was decided, "
+        "so they still wait there\n"
+    )
 
 
 def retire_set_aside(plan: Plan, ids: list[str], backlog: Backlog, out: TextIO) -> None:

@@ -199,6 +199,10 @@ def test_a_skipped_l0_learning_waits_in_the_backlog_and_is_proposed_again(exampl
     )
     assert code == 0 and "answer in English even when asked in Russian" in out
     assert "[ADD] Learning: answer in English" in out
+    # it is proposed here: the dry run says so, not that a later dream will propose it
+    assert "the next dream proposes them first" not in out
+    assert "1 learning(s) of the backlog come first in this plan (P" in out
+    assert "nothing was decided, so they still wait there" in out
 
 
 def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
