@@ -457,12 +457,15 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 groups[position][1].append(candidate)
             elif (general := _case_of(candidate, [g for _, g in groups])) is not None:
                 groups[general][1].append(candidate)  # one rule and its special case are one learning
+            elif (same := _same_rule(candidate, [g[0] for _, g in groups])) is not None:
+                groups[same][1].append(candidate)  # the one rule, told twice in other words
             else:  # the index holds one text per group, so positions match
                 groups.append((order, [candidate]))
                 index.add(f"{candidate.trigger} {candidate.principle}")
     merged = []
     for order, group in groups:
         widest = [c for c in group if not any(special_case(c, o) for o in group if o is not c)]
+        widest = _stating(widest) if len(widest) > 1 else widest
         best = max(widest or group, key=_speaks_best)  # the general rule speaks for its special cases
         others = [
             c.principle
@@ -542,6 +545,44 @@ def _negations(text: str) -> set[str]:
 
 
 _NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|nicht|не|нельзя|никогда|不|别|asla|değil)\b")
+
+
+def _stating(group: list[Candidate]) -> list[Candidate]:
+    """Those of one learning's wordings that no other wording states more of: a rule another states
+    only as part of itself ("Remind the user to amend … after each commit" of "Stop after all commits so
+    the user can review the change, amend … and do tests") does not speak for the learning."""
+    judged = [Matcher.of_entries([("", "", c.principle)]) for c in group]
+
+    def states(i: int, j: int) -> bool:
+        return judged[i].judge(group[j].principle).category == "RECORDED"
+
+    kept = [
+        c
+        for j, c in enumerate(group)
+        if not any(i != j and states(i, j) and not states(j, i) for i in range(len(group)))
+    ]
+    return kept or group
+
+
+def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
+    """The group whose lead states the candidate's rule, or whose rule the candidate states, by the
+    matcher that says whether memory states a rule ("Don't install it until it passes its tests" is
+    stated by "After the tests pass, install the new version"): one learning of the run, one proposal.
+    Never a contradiction, a rule stated only by several leads together, or another layer's rule."""
+    if candidate.category == "CONTRADICT":
+        return None
+    fitting = [
+        i
+        for i, lead in enumerate(leads)
+        if set(lead.layers) == set(candidate.layers) and lead.category != "CONTRADICT"
+    ]
+    if not fitting:
+        return None
+    stated = Matcher.of_entries([("", "", leads[i].principle) for i in fitting]).judge(candidate.principle)
+    if stated.category == "RECORDED" and len(stated.members) == 1:
+        return fitting[stated.members[0]]
+    stating = Matcher.of_entries([("", "", candidate.principle)])
+    return next((i for i in fitting if stating.judge(leads[i].principle).category == "RECORDED"), None)
 
 
 def _case_of(candidate: Candidate, groups: list[list[Candidate]]) -> int | None:

@@ -140,3 +140,39 @@ def test_a_learning_read_again_counts_its_sightings_once_and_new_ones_add() -> N
     assert merged.frequency == 5 and len(merged.evidence) == 5  # two new sightings add
     ((again, _),) = merge_alike([merged], [_candidate(waiting.principle, 2, _evidence("s9", 2))])
     assert again.frequency == 5 and again.evidence == merged.evidence
+
+
+def test_two_wordings_of_one_rule_in_one_run_are_one_proposal() -> None:
+    stating = _candidate(
+        "After making code changes and all tests pass, deploy the new build to staging", 2, _evidence("s1", 2)
+    )
+    stated = _candidate("Don't deploy it until after it passes its tests", 1, _evidence("s2", 1))
+    ((merged, _),) = merge_alike([stated, stating])
+    assert merged.principle == stating.principle  # the wording that says the whole rule speaks
+    assert "Also: Don't deploy it until after it passes its tests" in merged.detail
+    assert merged.frequency == 3 and {e.session for e in merged.evidence} == {"s1", "s2"}
+
+
+def test_rules_about_the_same_thing_that_say_different_things_stay_apart() -> None:
+    pairs = [
+        ("Always create a branch for the change", "Always delete the branch after it is merged"),
+        ("Run the linter before committing", "Install the new build after the tests pass"),
+        ("Use `uv` instead of `pip` when possible", "Always pass `--frozen` to `uv sync`"),
+    ]
+    for one, other in pairs:
+        merged = merge_alike(
+            [_candidate(one, 1, _evidence("s1", 1)), _candidate(other, 1, _evidence("s2", 1))]
+        )
+        assert len(merged) == 2, (one, other)
+
+
+def test_a_contradiction_or_another_layer_is_never_merged_into_a_rule() -> None:
+    rule = _candidate(
+        "After making code changes and all tests pass, deploy the new build to staging", 2, _evidence("s1", 2)
+    )
+    other_layer = _candidate("Don't deploy it until after it passes its tests", 1, _evidence("s2", 1))
+    other_layer = other_layer.model_copy(update={"layers": ["L1"], "layer": "L1"})
+    assert len(merge_alike([rule, other_layer])) == 2
+    contradiction = _candidate("Don't deploy it until after it passes its tests", 1, _evidence("s3", 1))
+    contradiction = contradiction.model_copy(update={"category": "CONTRADICT", "related": "- deploy first"})
+    assert len(merge_alike([rule, contradiction])) == 2
