@@ -447,6 +447,7 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     ("Also: …" in the detail). The first of several streams (the backlog) keeps its order and comes
     first; the rest is ranked by impact."""
     groups: list[tuple[int, list[Candidate]]] = []
+    restated: set[int] = set()  # groups that took a wording the matcher found stating the same rule
     index = Index()
     for order, stream in enumerate(streams):
         for candidate in stream:
@@ -459,14 +460,16 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 groups[general][1].append(candidate)  # one rule and its special case are one learning
             elif (same := _same_rule(candidate, [g[0] for _, g in groups])) is not None:
                 groups[same][1].append(candidate)  # the one rule, told twice in other words
+                restated.add(same)
             else:  # the index holds one text per group, so positions match
                 groups.append((order, [candidate]))
                 index.add(f"{candidate.trigger} {candidate.principle}")
     merged = []
-    for order, group in groups:
+    for position, (order, group) in enumerate(groups):
         widest = [c for c in group if not any(special_case(c, o) for o in group if o is not c)]
         widest = _stating(widest) if len(widest) > 1 else widest
         best = max(widest or group, key=_speaks_best)  # the general rule speaks for its special cases
+        speaks = Matcher.of_entries([("", "", best.principle)]) if position in restated else None
         others = [
             c.principle
             for c in group
@@ -475,6 +478,7 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 coverage(words(c.principle), words(best.principle)) < 1.0
                 or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
             )
+            and (speaks is None or speaks.judge(c.principle).category != "RECORDED")  # said by it
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(
