@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from consolidate.capture.handoff import write_handoff
 from consolidate.capture.places import repo_root
 from consolidate.capture.queue import NewItem, Queue, bucket_for
 from consolidate.doctor import CHECKS, run_doctor
+from consolidate.doctor.guards import DANGERS
 from consolidate.learnings.store import EpisodeStore, store_path
 from tests.capture.fixtures import Session, write_session
 from tests.doctor.conftest import NOW, Setup
@@ -220,6 +222,21 @@ def test_a_dangerous_command_rule_without_a_guard_fails_until_one_enforces_it(se
     store.capture({"rule": "never force-push to main",
                    "trigger": {"tool": "Bash", "command": r"git push .*--force", "guard": True}}, NOW)  # fmt: skip
     assert setup.check("guard-lessons").status == "pass"
+
+
+def test_the_offered_force_push_guard_leaves_force_with_lease_alone() -> None:
+    danger = next(d for d in DANGERS if d.name == "git push --force")
+    guard = re.compile(danger.guard)
+    for blocked in (
+        "git push --force origin main",
+        "git push origin main --force",
+        "git push -f origin main",
+    ):
+        assert guard.search(blocked), blocked
+    assert not guard.search("git push --force-with-lease origin feat-x")
+    assert danger.pattern.search("never git push --force") and not danger.pattern.search(
+        "use --force-with-lease"
+    )
 
 
 def test_a_deny_rule_in_settings_also_enforces_it(setup: Setup) -> None:
