@@ -80,7 +80,10 @@ def test_different_wishes_questions_and_hedges_are_no_rule(tmp_path: Path) -> No
         tmp_path, "s3", "Did you save the plan to a new dated section in notes?", DAY + timedelta(days=2)
     )
     _rejected_plan(
-        tmp_path, "s4", "Save the plan to a new dated section in notes first, I think", DAY + timedelta(days=3)
+        tmp_path,
+        "s4",
+        "Save the plan to a new dated section in notes first, I think",
+        DAY + timedelta(days=3),
     )
     assert build_report(_signals(tmp_path)).candidates == []
 
