@@ -97,6 +97,11 @@ class WishStore:
         for signal in signals:
             if signal.kind not in WISH_SOURCES or signal.redacted or not signal.uuid:
                 continue
+            if (
+                signal.session,
+                signal.uuid,
+            ) in rows:  # kept by an earlier scan: a re-scan redacts nothing again
+                continue
             texts = [redact_clip(t, TEXT_LIMIT, "") for t in (signal.principle, signal.quote, signal.context)]
             if any(has_secret(t) or "[REDACTED" in t for t in texts):
                 continue
@@ -110,9 +115,8 @@ class WishStore:
                 "context": texts[2],
                 "file": signal.file,
             }
-            if rows.get((signal.session, signal.uuid)) != row:
-                rows[(signal.session, signal.uuid)] = row
-                self._dirty = True
+            rows[(signal.session, signal.uuid)] = row
+            self._dirty = True
         kept = sorted(rows.values(), key=lambda r: r.get("timestamp", ""))[-MAX_WISHES:]
         self._dirty = self._dirty or len(kept) != len(rows)
         self._rows = kept
