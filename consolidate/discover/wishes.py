@@ -50,6 +50,13 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 _VARYING = re.compile(r"[\w./-]*\d[\w./-]*")
+# What cannot word the rule on its own, though it is evidence of it: a pronoun standing for something
+# said in the dialogue ("add it as the first todo"), a verb with its object lost ("Add to notes/chore-3").
+_LEANS_ON_DIALOGUE = re.compile(
+    r"\b(?:it|them|this|these|those)\b|^(?:\w+,?\s+)?(?:add|save|put|move|write|append|copy)\s+(?:to|in|into|on)\b",
+    re.IGNORECASE,
+)
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
 
 
 class WishStore:
@@ -207,7 +214,9 @@ def repeated_wishes(fresh: Sequence[Signal], past: Sequence[Signal]) -> list[Lea
         sessions = {wishes[i].session for i in members}
         if len(sessions) < 2 or not any(i < fresh_count for i in members):
             continue
-        result.append(_candidate(members, fresh_count, wishes, words, linked, to_candidate))
+        candidate = _candidate(members, fresh_count, wishes, words, linked, to_candidate)
+        if candidate is not None:
+            result.append(candidate)
     return result
 
 
@@ -218,7 +227,8 @@ def _candidate(
     words: list[frozenset[str]],
     linked: dict[int, Counter[int]],
     to_candidate: Callable[[Signal], Learning],
-) -> Learning:
+) -> Learning | None:
+    """The rule of one group of statements, or None when every one leans on its dialogue."""
     members = sorted(members, key=lambda i: (wishes[i].timestamp, i))
     # A wish already said again before this scan was proposed then: it keeps the wording it had.
     earlier = [i for i in members if i >= fresh_count]
@@ -230,16 +240,21 @@ def _candidate(
         covered = sum(1 for word in own if said[word] > 1) / len(own)
         return covered, sum(n for j, n in linked[i].items() if j in speakers), -speakers.index(i)
 
-    best = wishes[max(speakers, key=clarity)]
+    wordings = [i for i in speakers if not _LEANS_ON_DIALOGUE.search(wishes[i].principle)]
+    if not wordings:
+        return None
+    best = wishes[max(wordings, key=clarity)]
     rejected = Counter(
         wishes[i].context for i in members if _kind(wishes[i]) == "rejection" and wishes[i].context
     )
     trigger, count = rejected.most_common(1)[0] if rejected else ("", 0)
+    principle = _generalised(best.principle, [wishes[i].principle for i in speakers])
+    named = count >= 2 and count * 2 > len(members) and _names_action(principle, trigger)
     signal = replace(
         best,
         kind="preference",
-        principle=_generalised(best.principle, [wishes[i].principle for i in speakers]),
-        trigger=trigger if count >= 2 and count * 2 > len(members) else "",
+        principle=principle,
+        trigger=trigger if named else "",
         standing=True,
         channel="",
         also=[],
@@ -253,6 +268,18 @@ def _candidate(
         Evidence(w.session, w.uuid, w.timestamp, w.quote, w.file) for w in map(wishes.__getitem__, cited)
     ]
     return candidate
+
+
+def _names_action(principle: str, trigger: str) -> bool:
+    """The rule names the action it was said to: the program of a command (`git add` is not named by
+    "Add a body …"), or a word of an action such as "presenting a plan\"."""
+    command = _CODE_SPAN.search(trigger)
+    if command:
+        return any(span.split()[0] == command[1].split()[0] for span in _CODE_SPAN.findall(principle))
+    return bool((_words(trigger) - _ACTION_VERBS) & _words(principle))
+
+
+_ACTION_VERBS = frozenset({"prese", "runni", "editi", "writi", "creat", "readi", "calli", "using"})
 
 
 def _kind(wish: Signal) -> str:

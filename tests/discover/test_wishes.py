@@ -157,3 +157,38 @@ def test_the_store_keeps_no_secret_and_only_the_newest(tmp_path: Path) -> None:
     assert WishStore(tmp_path).past([_wish(MAX_WISHES + 49, "x")])[-1].uuid == f"u{MAX_WISHES + 48}"
     (tmp_path / WISH_FILE).write_text("{broken")
     assert WishStore(tmp_path).past([]) == []  # a broken store is an empty one
+
+
+def test_a_wish_worded_only_by_what_leans_on_its_dialogue_is_no_rule(tmp_path: Path) -> None:
+    _rejected_plan(tmp_path, "s1", "Add it to the chores notes under a new dated section first", DAY)
+    _rejected_plan(
+        tmp_path, "s2", "Add to the chores notes under a new dated section first", DAY + timedelta(days=1)
+    )
+    assert build_report(_signals(tmp_path)).candidates == []  # "it" and a lost object: nothing to write
+    _rejected_plan(
+        tmp_path,
+        "s3",
+        "Record the plan in the chores notes under a new dated section first",
+        DAY + timedelta(days=2),
+    )
+    (candidate,) = build_report(_signals(tmp_path)).candidates
+    assert candidate.principle == "Record the plan in the chores notes under a new dated section first"
+    assert len(candidate.evidence) == 3  # the others are cited, though they cannot word it
+
+
+def test_the_rejected_action_is_the_trigger_only_when_the_rule_names_it(tmp_path: Path) -> None:
+    for number, reason in enumerate(
+        [
+            "Add a body with a summary of the series to the release commit",
+            "Add a summary of the series to the body of the release commit",
+        ]
+    ):
+        writer = SessionWriter(f"s{number}", start=DAY + timedelta(days=number), rng=random.Random(number))
+        writer.user("commit the release")
+        _, ids = writer.assistant(tools=[("Bash", {"command": "git add -A && git commit -m 'release'"})])
+        writer.reject(ids[0], reason)
+        write_session(tmp_path, writer)
+    (candidate,) = build_report(_signals(tmp_path)).candidates
+    assert (
+        "git add" not in candidate.trigger
+    )  # the rule does not name `git add`: not "when running `git add`"
