@@ -9,9 +9,12 @@ carried a secret), so a wish said today is recognised as one said days ago in a 
 
 The report links the one-offs of this scan with the remembered ones by their words (digits and plurals
 aside: `chores-2` is `chore-3`), and a group said in two sessions or more, one of them in this scan, is
-one candidate: worded by the statement whose words the others say most, a number that varies across
-the statements written as `N` (`notes/chore-N`), its trigger the action the user rejected when most of
-the rejections were of the same kind, and every statement cited as evidence.
+one candidate when most of its statements stopped the same kind of action and its rule names that
+action (the plan presented, the program run): worded by the statement that stands alone (no pronoun
+for something said in the dialogue, no verb with its object lost) whose words the others say most, a
+number that varies across the statements written as `N` (`notes/chore-N`), that action its trigger,
+and every statement cited as evidence. When unsure — another action each time, a rule that does not
+name it, no statement that stands alone — nothing is proposed.
 """
 
 from __future__ import annotations
@@ -228,7 +231,8 @@ def _candidate(
     linked: dict[int, Counter[int]],
     to_candidate: Callable[[Signal], Learning],
 ) -> Learning | None:
-    """The rule of one group of statements, or None when every one leans on its dialogue."""
+    """The rule of one group of statements, or None when every one leans on its dialogue or the user did
+    not stop the same action in most of them with a rule that names it (when unsure, nothing)."""
     members = sorted(members, key=lambda i: (wishes[i].timestamp, i))
     # A wish already said again before this scan was proposed then: it keeps the wording it had.
     earlier = [i for i in members if i >= fresh_count]
@@ -249,12 +253,13 @@ def _candidate(
     )
     trigger, count = rejected.most_common(1)[0] if rejected else ("", 0)
     principle = _generalised(best.principle, [wishes[i].principle for i in speakers])
-    named = count >= 2 and count * 2 > len(members) and _names_action(principle, trigger)
+    if not (count >= 2 and count * 2 > len(members) and _names_action(principle, trigger)):
+        return None  # not the same action stopped each time, or a rule that does not say when it holds
     signal = replace(
         best,
         kind="preference",
         principle=principle,
-        trigger=trigger if named else "",
+        trigger=trigger,
         standing=True,
         channel="",
         also=[],

@@ -176,7 +176,7 @@ def test_a_wish_worded_only_by_what_leans_on_its_dialogue_is_no_rule(tmp_path: P
     assert len(candidate.evidence) == 3  # the others are cited, though they cannot word it
 
 
-def test_the_rejected_action_is_the_trigger_only_when_the_rule_names_it(tmp_path: Path) -> None:
+def test_a_wish_that_does_not_name_the_action_it_stopped_is_no_rule(tmp_path: Path) -> None:
     for number, reason in enumerate(
         [
             "Add a body with a summary of the series to the release commit",
@@ -188,7 +188,5 @@ def test_the_rejected_action_is_the_trigger_only_when_the_rule_names_it(tmp_path
         _, ids = writer.assistant(tools=[("Bash", {"command": "git add -A && git commit -m 'release'"})])
         writer.reject(ids[0], reason)
         write_session(tmp_path, writer)
-    (candidate,) = build_report(_signals(tmp_path)).candidates
-    assert (
-        "git add" not in candidate.trigger
-    )  # the rule does not name `git add`: not "when running `git add`"
+    # the rule does not name `git add`: not "when running `git add`", and no other action was stopped
+    assert build_report(_signals(tmp_path)).candidates == []
