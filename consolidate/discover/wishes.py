@@ -27,6 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..fsutil import atomic_write
+from ..lazyre import lazy
 from ..secrets import has_secret, redact_clip
 from .report import Evidence, Learning
 from .signals import Signal
@@ -42,9 +43,9 @@ MIN_SHARED = 3  # content words two statements of one wish share
 MIN_COVER = 0.6  # ... and the part of the shorter one's words that is
 COMMON = 40  # a word held by more wishes than this links none (it names no particular wish)
 MAX_EVIDENCE = 5
-_DIGITS = re.compile(r"\d+")
+_DIGITS = lazy(r"\d+")
 # A wish is an instruction: it opens with what to do (or not), as the user typed it.
-_INSTRUCTION = re.compile(
+_INSTRUCTION = lazy(
     r"^(?:(?:please|first|then|also|just|always|never|only|now),?\s+)*"
     r"(?:add|append|amend|ask|avoid|bump|check|commit|copy|create|delete|document|don'?t|do not|drop|"
     r"include|install|keep|link|list|make|mention|move|name|note|pass|push|put|record|reference|remind|"
@@ -52,14 +53,14 @@ _INSTRUCTION = re.compile(
     r"^(?:не |никогда |всегда |сначала |)?[а-яё]+(?:йте|ите|й|и)\b|^(?:先|请|不要|别|每次|把|用)",
     re.IGNORECASE,
 )
-_VARYING = re.compile(r"[\w./-]*\d[\w./-]*")
+_VARYING = lazy(r"[\w./-]*\d[\w./-]*")
 # What cannot word the rule on its own, though it is evidence of it: a pronoun standing for something
 # said in the dialogue ("add it as the first todo"), a verb with its object lost ("Add to notes/chore-3").
-_LEANS_ON_DIALOGUE = re.compile(
+_LEANS_ON_DIALOGUE = lazy(
     r"\b(?:it|them|this|these|those)\b|^(?:\w+,?\s+)?(?:add|save|put|move|write|append|copy)\s+(?:to|in|into|on)\b",
     re.IGNORECASE,
 )
-_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+_CODE_SPAN = lazy(r"`([^`\n]+)`")
 
 
 class WishStore:
