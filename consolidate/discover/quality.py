@@ -208,3 +208,9 @@ def _generalises(principle: str) -> bool:
     if _LGENERALIZER.search(lowered) or _LBEHAVIOUR.search(lowered):
         return True
     return bool(_ALTERNATIVE.search(lowered) or _CONDITIONAL_BAN.search(lowered))
+
+
+def task_for_now(principle: str) -> bool:
+    """What to do next ("let's …") or a document to make say something: a task, however often said."""
+    text = principle.strip()
+    return bool(_LETS.match(text) or _DOCUMENT_TASK.match(text))
