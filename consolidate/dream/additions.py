@@ -522,25 +522,14 @@ def sightings(group: list[Candidate]) -> int:
     common counted the same sessions (a learning waiting in the backlog, and its sessions read again
     after an undo or with `--since`), so they count as the most any of them saw; candidates with no
     sighting in common add up."""
-    parents = list(range(len(group)))
-
-    def root(i: int) -> int:
-        while parents[i] != i:
-            parents[i] = parents[parents[i]]
-            i = parents[i]
-        return i
-
-    owner: dict[str, int] = {}
-    for number, candidate in enumerate(group):
-        for key in _sightings_of(candidate):
-            if key in owner:
-                parents[root(number)] = root(owner[key])
-            else:
-                owner[key] = number
-    most: dict[int, int] = {}
-    for number, candidate in enumerate(group):
-        most[root(number)] = max(most.get(root(number), 0), candidate.frequency)
-    return sum(most.values())
+    counted: list[tuple[set[str], int]] = []  # sightings read together, and the most any candidate saw
+    for candidate in group:
+        keys, most = _sightings_of(candidate), candidate.frequency
+        for shared in [c for c in counted if c[0] & keys]:
+            counted.remove(shared)
+            keys, most = keys | shared[0], max(most, shared[1])
+        counted.append((keys, most))
+    return sum(most for _, most in counted)
 
 
 def _negations(text: str) -> set[str]:
