@@ -110,7 +110,9 @@ def test_two_layers_are_two_proposals_and_the_l0_one_waits(acme, capsys) -> None
     assert not (acme.home / "CLAUDE.md").exists()
     code, out, _ = acme.dream(capsys, acme.report(name="again"), "--dry-run")
     assert "[ADD] Learning: answer in English even when the question is in Russian" in out
-    assert str(acme.home / "CLAUDE.md") in out and "1 learning(s) of the backlog come first in this plan" in out
+    assert (
+        str(acme.home / "CLAUDE.md") in out and "1 learning(s) of the backlog come first in this plan" in out
+    )
 
 
 def test_update_of_a_pointer_with_no_topic_file_gives_it_one_holding_both(acme, capsys) -> None:  # type: ignore[no-untyped-def]

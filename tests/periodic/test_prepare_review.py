@@ -146,7 +146,9 @@ def test_review_shows_exactly_what_the_dream_shows(example, settings, script, ca
     code, reviewed, _ = cli(capsys, example, "review", "--dry-run")
     assert code == 0
     header, _, body = reviewed.partition("\n\n")
-    assert header.startswith("## Pending plan of ") and header.endswith("(scripted engine): 3 proposal(s) to decide")
+    assert header.startswith("## Pending plan of ") and header.endswith(
+        "(scripted engine): 3 proposal(s) to decide"
+    )
     assert body == dreamed
     assert load_pending(settings) is not None  # a dry run keeps it
 
