@@ -46,6 +46,7 @@ BENCHES = (
     Bench("recall", ("--rounds", "1", "--runs", "10"), corpus="needs", corpus_option=False),
     Bench("scan_history", corpus="needs"),
     Bench("matcher_history", corpus="needs"),
+    Bench("matcher_leave_one_out", corpus="needs"),
     Bench("tspec_cases", corpus="needs"),
     Bench("llm_fidelity", corpus_option=False),  # skips, saying so, without the saved agent reports
     Bench("dedup_measure", corpus_option=False),

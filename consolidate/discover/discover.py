@@ -174,6 +174,8 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
         elif match.category == "UNSURE":  # negates a line about something else: the dream sets it aside
             stats["unsure_contradiction"] += 1
             match = replace(match, category="CONTRADICT")
+        elif match.category == "FORBIDDEN":  # orders what the memory forbids: the dream sets it aside
+            match = replace(match, category="CONTRADICT")
         candidate.category = match.category
         candidate.related = match.related
         candidates.append(candidate)

@@ -6,6 +6,10 @@ entries of one layer (the dream) — and `judge(principle)` answers with a `Verd
 - RECORDED: a statement already says it, in its words (the principle's content words, ≥ `RECORDED`
   of them, or ≥ `RECORDED_WITH_CODE` and every program it names) or in other words
   (`samerule.Memory.restating`: anchors by shape, stems, synonyms, polarity);
+- FORBIDDEN: it would have the assistant do what the memory forbids it (`samerule.Memory.forbidding`:
+  an item of a list under a heading or lead-in that forbids, a "never …" / "do not …" sentence) —
+  "Amend the session files before the bump" against "Amending commits with session files" under
+  "Operations Claude Cannot Perform"; never proposed, whatever else it shares words with;
 - CONTRADICT: the best-matching statement about the same subject says the opposite (`confident`);
 - UNSURE: the statement it negates is about something else (a paragraph that merely names the same
   tool): no ground to replace it, and no ground to add the learning beside it either;
@@ -25,7 +29,20 @@ from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
 from .existing import contradicts, same_subject
-from .samerule import LEAD_IN, Memory, Unit, anchors_said, opposed, read, restating_entries, values_differ
+from .samerule import (
+    LEAD_IN,
+    Memory,
+    Unit,
+    anchors_said,
+    as_forbidden,
+    forbidden_items,
+    negation_elsewhere,
+    opposed,
+    read,
+    required_content,
+    restating_entries,
+    values_differ,
+)
 from .text import stems
 from .units import text_entries
 
@@ -40,11 +57,12 @@ _PROGRAM = lazy(r"[a-z][\w+-]*")
 
 @dataclass(frozen=True)
 class Verdict:
-    category: str  # RECORDED | UPDATE | CONTRADICT | UNSURE | FILL_GAP
+    category: str  # RECORDED | FORBIDDEN | UPDATE | CONTRADICT | UNSURE | FILL_GAP
     related: str = ""  # the statement it is about, as written
     members: tuple[int, ...] = ()  # positions of the statements (entries) it stands for, the one quoted first
     how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
-    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps)
+    quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps);
+    # for FORBIDDEN, the prohibition it would break (a forbidden list's item, a "never …" sentence)
 
     @property
     def confident(self) -> bool:
@@ -73,6 +91,11 @@ class Matcher:
         # nor is a block of three lines or more (a list with its nested items, code): its many words
         # say a short rule by chance; the meaning match weighs it
         self._not_alone |= {p for p, text in enumerate(self.texts) if text.count("\n") >= 2}
+        # an item a heading or a lead-in forbids ("Git Operations Claude Cannot Perform") is read as
+        # the prohibition it is: a rule that forbids it too states it, one that orders it breaks it
+        # (`Memory.forbidding`), and neither contradicts it by shared words
+        items = forbidden_items(memory.statements, memory.groups)
+        self._polarity_of = {p: as_forbidden(t) for p, t in enumerate(self.texts) if self._owner[p] in items}
 
     @classmethod
     def of_texts(cls, texts: Mapping[str, str] | Iterable[str]) -> Matcher:
@@ -90,6 +113,13 @@ class Matcher:
         found = self._by_words(principle)
         if found.category == "RECORDED":
             return found
+        forbidden = self.memory.forbidding(principle)
+        if forbidden is not None:  # it would have the assistant do what the memory forbids it
+            text = self.memory.statements[forbidden.member][1]
+            return Verdict("FORBIDDEN", text, (forbidden.member,), "meaning", forbidden.quote)
+        content = required_content(principle)  # what a document must make clear, stated already
+        if content is not None and (said := self.judge(content)).category == "RECORDED":
+            return said
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None:
             members, quote = self.memory.saying_most(principle, restated.unit)
@@ -126,6 +156,7 @@ class Matcher:
                 continue
             theirs = self._stems[position]
             text = self.texts[position]
+            polar = self._polarity_of.get(position, text)
             jaccard = shared / len(mine | theirs)
             containment = shared / min(size, len(theirs))
             said_already = shared / size
@@ -135,12 +166,16 @@ class Matcher:
                 and shared >= 3
                 or (said_already >= RECORDED_WITH_CODE and shared >= 3 and _same_commands(principle, text))
             ):
-                if not _opposite(principle, text):
+                if not _opposite(principle, polar):
                     if said_by(principle, text) and position not in self._not_alone:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
-                elif same_subject(principle, text) and (opposed is None or jaccard > opposed[0]):
+                elif (  # a forbidden item is broken (FORBIDDEN), never contradicted
+                    position not in self._polarity_of
+                    and same_subject(principle, text)
+                    and (opposed is None or jaccard > opposed[0])
+                ):
                     opposed = (jaccard, position)  # unless another statement says it as it is
             if containment >= RELATED and (best is None or containment > best[0]):
                 best = (containment, position, said_already)
@@ -151,7 +186,7 @@ class Matcher:
         if best is None:
             return Verdict("FILL_GAP")
         text = self.texts[best[1]]
-        if not _opposite(principle, text):
+        if best[1] in self._polarity_of or not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
             return Verdict("FILL_GAP")
@@ -179,7 +214,7 @@ def _opposite(principle: str, statement: str) -> bool:
     sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
     against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
     in one says nothing of the rule another states."""
-    if contradicts(principle, statement):
+    if contradicts(principle, statement) and not negation_elsewhere(read(principle), read(statement)):
         return True
     single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
     return single and opposed(read(principle), read(statement), False)

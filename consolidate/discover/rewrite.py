@@ -91,7 +91,41 @@ def imperative(sentence: str, *, speaker: str = "user") -> str:
             break
     text = _TAIL.sub("", text).strip(" ,;:—–-")
     text = re.sub(r"^(?:that|to)\s+", "", text, flags=re.IGNORECASE)
+    text = _as_rule(text)
     return text[:1].upper() + text[1:] if text else ""
+
+
+# "on all non-trivial commits we should work on a branch": the condition first, then the instruction
+_SCOPED_MODAL = lazy(
+    r"^(?P<scope>(?:on|for|in|with|after|before|during|when|whenever|if|once)\s[^,;:]{3,60}?),?\s+"
+    r"(?:we|you)\s+(?:really\s+|probably\s+|definitely\s+|always\s+)?(?:should|need to|must|have to|ought to)\s+"
+    r"(?P<rule>\w.+)$",
+    re.IGNORECASE,
+)
+# "… as force pushing on main is bad form": the reason, said as a statement after the rule
+_AS_REASON = lazy(
+    r"\s+(?:as|since)\s+(?P<why>(?:(?:\w+\s)?\w+ing|it|this|that|the\s+\w+|a\s+\w+)\b[^;]*?\s(?:is|are|was|gets?)\s[^;]+)$",
+    re.IGNORECASE,
+)
+# a word that only says how strongly it is meant: the rule reads the same without it
+_INTENSIFIER = lazy(
+    r"\b(?:really|very|super|totally|quite|pretty)\s+(?=(?:bad|poor|good|important|annoying|dangerous|risky|"
+    r"wrong|helpful|useful|confusing|slow|fragile|form)\b)",
+    re.IGNORECASE,
+)
+
+
+def _as_rule(text: str) -> str:
+    """A rule said in passing, as a rule: a scope the sentence opens with stays first ("On all
+    non-trivial commits, work on a branch"), a trailing reason ("as X is bad form") follows a
+    semicolon, and intensifiers go ("really bad form" -> "bad form"). Only the words said are kept."""
+    scoped = _SCOPED_MODAL.match(text)
+    if scoped and len(scoped["rule"].split()) >= 2:
+        text = f"{scoped['scope']}, {scoped['rule']}"
+    reason = _AS_REASON.search(text)
+    if reason and len(text[: reason.start()].split()) >= 4:
+        text = f"{text[: reason.start()]}; {reason['why']}"
+    return _INTENSIFIER.sub("", text)
 
 
 _RULE_START = lazy(

@@ -11,20 +11,25 @@ changes pass tests, immediately install the new version" by what they are about 
   vocabulary of rules (immediately / ASAP, remove / delete, create / add); weighted, so rare words
   count more than the ones every rule uses and fillers ("need", "definitely") count little;
 - the same *polarity*: one text negating what the other asserts is a contradiction, not a restatement
-  ("don't X until Y" orders X after Y, it does not forbid X);
+  ("don't X until Y" orders X after Y, it does not forbid X); a negation opposes only a sentence that
+  also speaks of what it is said of ("never commit directly to main" is not the opposite of "on all
+  non-trivial commits, work on a branch");
 - the *context* the rule is stated in: its section heading ("Git Operations Claude Cannot Perform"
   says what its items mean) and, for a list, the lead-in and its sibling items (a workflow written as
   numbered steps is one rule).
 
 `Memory` holds the remembered units (each statement, and each list with its lead-in) and answers
-`restating(principle)`: the unit that already states the rule, or None. Offline, no model.
+`restating(principle)`: the unit that already states the rule, or None; and `forbidding(principle)`:
+the prohibition of the assistant the rule would have it break (an item of a list a heading or lead-in
+forbids, a "never …" / "do not …" sentence; the same verb said of the same thing, or the forbidden
+command), or None. Offline, no model.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -86,7 +91,8 @@ _FILLER = _split(
     need needs needed make makes made sure definitely really always every everything thing things way get
     gets got go going want wants like also still ever even whenever time times new one ones each important
     importantly properly correctly good better best should must shall done doing work working use using
-    used run running put able via per step steps first then next later now
+    used run running put able via per step steps first then next later now provide provides provided
+    providing
     """
 )
 # Words that carry no content of their own (beyond the shared stop words).
@@ -165,6 +171,11 @@ def _stem_of(lang: str) -> Callable[[str], str]:
     return lru_cache(maxsize=65536)(_stemmer(lang).stemWord)
 
 
+# A word said by a broader one of general software work: a rule about commits is said by one about
+# changes ("on all non-trivial commits" by "all non-trivial changes"), never the other way round.
+_BROADER_WORDS = {"commit": "change"}
+
+
 def _synonym_map() -> dict[str, str]:
     stem = _stemmer("en").stemWord
     found: dict[str, str] = {}
@@ -176,6 +187,12 @@ def _synonym_map() -> dict[str, str]:
 
 
 _SYN = _synonym_map()
+_BROADER = {
+    _SYN.get(_stemmer("en").stemWord(a), _stemmer("en").stemWord(a)): _SYN.get(
+        _stemmer("en").stemWord(b), _stemmer("en").stemWord(b)
+    )
+    for a, b in _BROADER_WORDS.items()
+}
 _FILLER_STEMS = frozenset(_SYN.get(s, s) for s in map(_stemmer("en").stemWord, _FILLER))
 
 
@@ -216,6 +233,10 @@ class Text:
         frozenset()
     )  # (stem, number or `code`): "two sections", "the `X` trait"
     items: tuple[frozenset[str], ...] = ()  # each list said in prose ("a, b, c and d"): its items as written
+    # each negation: the stems it negates and the other words of its clause ("never commit directly to
+    # main": commit, and direct and main), so it opposes only a sentence that speaks of both
+    negations: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+    source: str = ""  # the text as written: its sentences are read when a negation needs them
 
 
 @dataclass(frozen=True)
@@ -247,12 +268,7 @@ def content(text: str) -> Content:
     rule_part = lowered[: cut.start()] if cut and cut.start() > 8 else lowered
     in_rule: set[str] = set()
     for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
-        for word in _WORD.findall(_CJK_RUN.sub(" ", part)):
-            word = word.replace("’", "'")
-            word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
-            word = _ABBREVIATIONS.get(word, word)
-            if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
-                continue
+        for word in _content_words(part):
             base = stem(word)
             base = _SYN.get(base, base)
             found.add(base)
@@ -282,11 +298,12 @@ def read(text: str) -> Text:
     codes = _CODE.findall(text)
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     stem = _stem_of(said.language)
+    negation = _negated(text, stem)
     return Text(
         said.stems,
         said.anchors,
         said.anchor_words,
-        *_negated(text, stem),
+        *negation[:2],
         said.words,
         said.reason,
         frozenset(_SYN.get(b, b) for b in (stem(w) for w in said.anchor_words)),
@@ -295,6 +312,8 @@ def read(text: str) -> Text:
         said.cause,
         _counts(plain.lower(), stem) | _named(text, stem),
         _lists(text.lower()),
+        negation[2],
+        text,
     )
 
 
@@ -358,10 +377,13 @@ def _lists(lowered: str) -> tuple[frozenset[str], ...]:
     return tuple(found)
 
 
-def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
+def _negated(
+    text: str, stem: object
+) -> tuple[frozenset[str], frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...]]:
     """Stems and code shapes a negation reaches: a negated verb ("do not defer installation" negates
     deferring), the object of a verb that only carries it ("never use bare `cargo test`"), the words
-    after "instead of", "without", "no". "Don't X until Y" is left out: it orders X after Y."""
+    after "instead of", "without", "no". "Don't X until Y" is left out: it orders X after Y. With them,
+    each negation's reach and the other words of its clause (what it is said of)."""
     codes: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
@@ -372,6 +394,7 @@ def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
     lowered = phrased(lowered)
     found: set[str] = set()
     shapes: set[str] = set()
+    negations: list[tuple[frozenset[str], frozenset[str]]] = []
     for match in _NEGATION.finditer(lowered):
         clause = _CLAUSE_END.split(lowered[match.end() : match.end() + 80], maxsplit=1)[0]
         tail = [w for w in _TAIL.findall(clause) if w not in STOPWORDS][:4]
@@ -381,16 +404,53 @@ def _negated(text: str, stem: object) -> tuple[frozenset[str], frozenset[str]]:
             reach = tail[1:3] if stem(tail[0]) in _CARRIERS else tail[:1]  # type: ignore[operator]
         else:
             reach = tail[:3]
+        reached: set[str] = set()
         for word in reach:
             if word.startswith("\x00"):
                 shapes.add(codes[int(word[1:])])
                 continue
             base = stem(word)  # type: ignore[operator]
-            found.add(_SYN.get(base, base))
-    return frozenset(found), frozenset(shapes)
+            reached.add(_SYN.get(base, base))
+        found |= reached
+        rest = (stem(w) for w in tail if w not in reach and not w.startswith("\x00"))  # type: ignore[operator]
+        said_of = {_SYN.get(b, b) for b in rest}
+        if reached:
+            negations.append((frozenset(reached), frozenset(said_of - reached - _FILLER_STEMS)))
+    return frozenset(found), frozenset(shapes), tuple(negations)
 
 
 _CLAUSE_END = lazy(r"[(),;:.!?—–]|\s-\s|\b(?:but|and then|because|since|so)\b")
+_SENTENCE_END = lazy(r"[.!?;]+(?:\s+|$)|\n+|\s[—–]\s")
+
+
+def _content_words(lowered: str) -> Iterator[str]:
+    """The content words of a lower-cased text as compared: contractions cut ("it's": it),
+    abbreviations read as their word, stop words, function words, one letter and numbers left out."""
+    for word in _WORD.findall(_CJK_RUN.sub(" ", lowered)):
+        word = word.replace("’", "'")
+        word = word.split("'")[0] if word.endswith(("'s", "'t", "'re", "'ve", "'ll", "'d")) else word
+        word = _ABBREVIATIONS.get(word, word)
+        if word in STOPWORDS or word in _FUNCTION or len(word) < 2 or word.isdigit():
+            continue
+        yield word
+
+
+@lru_cache(maxsize=8192)
+def sentences(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """(stems, negated stems) of each sentence of `text` that has words: what a negation of another
+    text must meet in one sentence to oppose it."""
+    stem = _stem_of(language(_CODE.sub(lambda m: " " + m.group(1) + " ", text)))
+    found: list[tuple[frozenset[str], frozenset[str]]] = []
+    for sentence in _SENTENCE_END.split(text):
+        plain = phrased(_CODE.sub(lambda m: " " + m.group(1) + " ", sentence).lower())
+        bases = {_SYN.get(b, b) for b in map(stem, _content_words(plain))}
+        for run in _CJK_RUN.findall(plain):
+            bases.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else bases.add(run)
+        if bases:
+            found.append((frozenset(bases), _negated(sentence, stem)[0]))
+    return tuple(found)
+
+
 _PHRASES = (
     (lazy(r"\b(?:right away|straight away|as soon as possible|at once|without delay)\b"), " immediately "),
     (lazy(r"\bprior to\b"), " before "),
@@ -467,6 +527,9 @@ class Memory:
 
     def __init__(self, statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]] = ()) -> None:
         self.statements = list(statements)
+        groups = [tuple(members) for members in groups]
+        self.groups = groups
+        self._prohibitions: list[Prohibition] | None = None
         self.units = [Unit(text, heading, (i,)) for i, (heading, text) in enumerate(self.statements)]
         for members in groups:
             if len(members) > 1:
@@ -498,6 +561,19 @@ class Memory:
 
         return restating_entries(text_entries(texts))
 
+    def forbidding(self, principle: str) -> Prohibition | None:
+        """The prohibition of the assistant that the rule `principle` would have it break ("Amend the
+        session files before the bump" against "Amending commits with session files" under "Operations
+        Claude Cannot Perform"), or None: the rule orders the forbidden verb, said of what the
+        prohibition is said of, or the forbidden command."""
+        if self._prohibitions is None:
+            self._prohibitions = prohibitions(self.statements, self.groups)
+        ordered = ordered_action(principle) if self._prohibitions else None
+        if ordered is None:
+            return None
+        anchors = read(principle).anchors
+        return next((p for p in self._prohibitions if breaks(ordered, anchors, p)), None)
+
     def restating(self, principle: str) -> Restated | None:
         """The unit that already states the rule `principle` says, or None."""
         said = read(principle)
@@ -508,8 +584,9 @@ class Memory:
         for position in self._sharing(said):
             unit = self.units[position]
             needed = SAME_GROUP if unit.group else SAME
-            if not unit.group and _shares_shape(said, read(unit.text)):
-                needed = min(needed, SAME_ANCHORED)  # not against a list: one item sharing a path says little
+            if not unit.group and not _TABLE.match(unit.text) and _shares_shape(said, read(unit.text)):
+                # not against a list, nor a table: one item or cell sharing a path says little
+                needed = min(needed, SAME_ANCHORED)
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -609,9 +686,12 @@ class Memory:
         context = content(unit.heading) if unit.heading else None
         if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
-        if opposed(said, known, _forbidding(unit)):
+        forbidding = _forbidding(unit)
+        if opposed(said, known, forbidding):
             return 0.0
         vocabulary = known.stems | (context.stems if context else frozenset())
+        if forbidding:  # what it lists is what never to do
+            vocabulary |= _NEVER
         total = covered = 0.0
         for anchor in said.anchors:  # every anchor is said, or the unit was refused above
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
@@ -620,7 +700,7 @@ class Memory:
         unsaid: list[tuple[str, float]] = []
         for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
             total += weight
-            if stem in vocabulary:
+            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary:
                 covered += weight
             elif len(stem) >= 5:
                 unsaid.append((stem, weight))
@@ -656,13 +736,194 @@ class Memory:
         for stem in rule:
             weight = self._weight(stem)
             total += weight
-            covered += weight if stem in vocabulary else 0.0
+            covered += weight if stem in vocabulary or _BROADER.get(stem, "") in vocabulary else 0.0
         return covered / total if total else 0.0
 
     def _weight(self, stem: str) -> float:
         if stem in _FILLER_STEMS:
             return FILLER_WEIGHT
         return self._weights.get(stem, 1.0)
+
+
+_REQUIREMENT = lazy(
+    r"^\s*(?P<who>(?:[\w.`'’/-]+\s+){0,3}?[\w.`'’/-]+)\s+(?:needs?|has|have|must|should)\s+(?:to\s+)?"
+    r"(?:be\s+clear|make\s+(?:it\s+)?clear|say|state|mention|explain|spell\s+out)\s+(?:that|about)\s+(?P<what>.+)$",
+    re.IGNORECASE,
+)
+_DOCUMENTS = frozenset({"doc", "changelog", "guid", "manual", "comment", "docstr"})
+
+
+def required_content(principle: str) -> str | None:
+    """What a document must make clear ("The READMEs need to be clear that X", "the docs should say
+    that X"): X, which the memory states when it says X (the approver reads the memory, the
+    documents follow it); None for any other rule."""
+    match = _REQUIREMENT.match(principle.strip())
+    if match is None or not read(match["who"]).stems & _DOCUMENTS:
+        return None
+    return match["what"].strip()
+
+
+@dataclass(frozen=True)
+class Prohibition:
+    """What the memory forbids the assistant: an action (the stem of its verb, or the command it
+    names), what the action is said of, and the statement that forbids it."""
+
+    verb: str  # the action's stem, or "`" + the shape of the command it names
+    said_of: frozenset[str]  # the other content stems of the forbidden clause (its object, its when)
+    member: int  # the statement's position
+    quote: str  # the forbidden clause as written (a list item, or the "never …" sentence)
+    named: frozenset[str] = frozenset()  # the stems of what its code spans name (`.claude/`: claude)
+
+
+_ITEM_HEAD = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_NEVER_CLAUSE = lazy(
+    r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
+    re.IGNORECASE,
+)
+_HEAD_WORD = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*|`[^`\n]+`", re.UNICODE)
+# What a rule may open with before the action it orders ("Always", "We should", "Please make sure to").
+_LEAD_WORDS = frozenset(
+    _split(
+        """
+        always please first also just we you should must need needs to make sure remember
+        then now every each time
+        """
+    )
+)
+_SUBORDINATE = lazy(r"^\s*(?:before|after|when|whenever|once|if|on|while)\b[^,]{0,120},\s*", re.IGNORECASE)
+
+
+def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]]) -> list[Prohibition]:
+    """What the statements forbid the assistant: each list item under a heading or a lead-in that
+    forbids what it lists ("Git Operations Claude Cannot Perform", "Claude cannot perform these
+    operations:"), and each sentence that opens with "never" or "do not"."""
+    items = forbidden_items(statements, groups)
+    found: list[Prohibition] = []
+    for position, (_, text) in enumerate(statements):
+        first = text.split("\n", 1)[0]
+        if position in items:
+            clause = _ITEM_HEAD.sub("", first).strip()
+            action = _action(_first_clause(clause))
+            if action is not None:
+                found.append(Prohibition(*action[:2], position, clause, action[2]))
+            continue
+        masked, codes = _masked(text)
+        for match in _NEVER_CLAUSE.finditer(masked.replace("**", "** ")):
+            action = _action(_unmask(match.group(1), codes))
+            if action is not None:
+                quote = _unmask(" ".join(match.group(0).replace("** ", "**").split()), codes)
+                found.append(Prohibition(*action[:2], position, quote, action[2]))
+    return found
+
+
+def forbidden_items(statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]]) -> set[int]:
+    """The positions of the list items that a heading or a lead-in forbids: each says what not to do."""
+    found: set[int] = set()
+    for members in groups:
+        lead = statements[members[0]][1]
+        if LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead):
+            found.update(m for m in members[1:] if _ITEM_HEAD.match(statements[m][1]))
+    found.update(
+        p
+        for p, (heading, text) in enumerate(statements)
+        if _ITEM_HEAD.match(text) and _FORBIDDING_HEADING.search(heading)
+    )
+    return found
+
+
+def as_forbidden(item: str) -> str:
+    """A list item a heading or a lead-in forbids, said as the prohibition it is ("- Deleting release
+    tags" under "Operations the assistant cannot perform" is "Never deleting release tags")."""
+    return "Never " + _ITEM_HEAD.sub("", item.lstrip(), count=1)
+
+
+def _masked(text: str) -> tuple[str, list[str]]:
+    """`text` with each code span held out as a mark, and the spans: what splits clauses never cuts one."""
+    codes: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        codes.append(match.group(0))
+        return f"\x00{len(codes) - 1}\x00"
+
+    return _CODE.sub(hold, text), codes
+
+
+def _unmask(text: str, codes: list[str]) -> str:
+    return re.sub(r"\x00(\d+)\x00", lambda m: codes[int(m.group(1))], text)
+
+
+def _first_clause(text: str) -> str:
+    """The text up to where its first clause ends, a code span never cut (`.claude/` has a dot)."""
+    masked, codes = _masked(text)
+    return _unmask(_ACTION_END.split(masked, maxsplit=1)[0], codes)
+
+
+_ACTION_END = lazy(r"[(),;:!?—–]|\.(?!\S)|\s-\s|\b(?:but|and then|because|since|so|as)\b")
+
+
+def _action(clause: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """(the action, what it is said of) of a clause that opens with its verb or its command: "amending
+    commits with `.claude/` files" is amend, said of commits and `.claude/` files; an adverb before
+    the verb ("immediately create branches") is part of what it is said of."""
+    words = _HEAD_WORD.findall(clause.strip())
+    when: list[str] = []
+    while words and not words[0].startswith("`") and words[0].lower().endswith("ly") and len(words) > 1:
+        when.append(words.pop(0))
+    if not words:
+        return None
+    head = words[0]
+    if head.startswith("`"):
+        verb = "`" + shape(head.strip("`"))
+    else:
+        lowered = head.lower()
+        if lowered in STOPWORDS or lowered in _FUNCTION or lowered in _LEAD_WORDS:
+            return None
+        verb = _verb_stem(lowered)
+    rest = read(" ".join([*when, *words[1:]]))
+    return verb, frozenset((rest.stems | rest.anchor_stems) - _FILLER_STEMS), rest.anchor_stems
+
+
+def _verb_stem(word: str) -> str:
+    """The stem of a verb as rules write it, hyphens kept ("force-push", "amending": amend)."""
+    stem = _stem_of("en")
+    return "-".join(_SYN.get(stem(part), stem(part)) for part in word.split("-"))
+
+
+@lru_cache(maxsize=4096)
+def ordered_action(principle: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """The action a rule orders the assistant to take, as `_action` reads it: the verb it opens with
+    (after "always", "we should", a leading "before …," clause), never one it asks of the user
+    ("remind the user to amend", "the user amends") and never a negated one."""
+    text = _SUBORDINATE.sub("", principle.strip().replace("**", ""), count=1)
+    words = text.split()
+    while words and words[0].lower().strip(",") in _LEAD_WORDS:
+        words.pop(0)
+    if not words or _NEGATION.fullmatch(words[0].lower()) or words[0].lower() in ("no", "not", "never"):
+        return None
+    return _action(_first_clause(" ".join(words)))
+
+
+def breaks(
+    ordered: tuple[str, frozenset[str], frozenset[str]], anchors: frozenset[str], prohibition: Prohibition
+) -> bool:
+    """Would the rule ordering the action `ordered` (`ordered_action`), naming the commands `anchors`,
+    have the assistant take the forbidden action: the same verb said of what the prohibition is said
+    of (two of its words, all of fewer, or what one of its code spans names), or the forbidden command
+    run?"""
+    verb, said_of, _ = ordered
+    if prohibition.verb.startswith("`"):
+        command = prohibition.verb[1:]
+        named = any(a == command or a.startswith(command + " ") for a in anchors)
+        return verb == prohibition.verb or (named and verb in _RUNNING)
+    if verb != prohibition.verb:
+        return False
+    shared = said_of & prohibition.said_of
+    return bool(shared & prohibition.named) or len(shared) >= min(2, len(prohibition.said_of))
+
+
+_NEVER = frozenset({"never"})
+_TABLE = lazy(r"^\s*\|")
+_RUNNING = frozenset({"run", "use", "perform", "execut", "call", "invok"})
 
 
 def _forbidding(unit: Unit) -> bool:
@@ -768,7 +1029,51 @@ def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     if (said_negated & known_negated) - code_words - _FILLER_STEMS:
         return False  # both forbid the same thing ("no force-pushing to main", "never force-push to main")
     pos_said, pos_known = said_stems - said_negated, known_stems - known_negated
-    return bool((said_negated & pos_known) - code_words) or bool((known_negated & pos_said) - code_words)
+    return _negation_meets(said, known, pos_known, code_words) or _negation_meets(
+        known, said, pos_said, code_words
+    )
+
+
+def negation_elsewhere(said: Text, known: Text) -> bool:
+    """Each negation of one text that reaches a word the other asserts is said of something that
+    other text does not speak of in that sentence ("never commit directly to main" against "on all
+    non-trivial commits, work on a branch"): a clause that looks opposed, not an opposite. False when
+    no negation reaches a word of the other at all."""
+    reached = False
+    for one, other in ((said, known), (known, said)):
+        positive = other.stems - other.negated
+        cause = other.reason if other.cause else frozenset()
+        for stems_, said_of in one.negations:
+            hit = stems_ & positive
+            if not hit:
+                continue
+            reached = True
+            if not said_of or any(
+                hit & (words - negated) and said_of & (words - cause)
+                for words, negated in sentences(other.source)
+            ):
+                return False
+    return reached
+
+
+def _negation_meets(one: Text, other: Text, positive: frozenset[str], code_words: frozenset[str]) -> bool:
+    """A negation of `one` negates what `other` asserts: a stem it reaches that `other` says outside
+    any negation, in a sentence that also speaks of what the negation is said of ("never commit directly
+    to main" opposes "commit straight to main", not "on all non-trivial commits, work on a branch").
+    The negations of `one`'s cause are no part of its polarity."""
+    cause = other.reason if other.cause else frozenset()
+    for reached, said_of in one.negations:
+        hit = (reached - (one.reason if one.cause else frozenset()) & positive) - code_words
+        if not hit:
+            continue
+        if not said_of or not sentences(other.source):
+            return True
+        if any(
+            hit & (stems_ - negated) and said_of & (stems_ - cause)
+            for stems_, negated in sentences(other.source)
+        ):
+            return True
+    return False
 
 
 def _without_cause(text: Text) -> tuple[frozenset[str], frozenset[str]]:

@@ -144,13 +144,45 @@ def topic_trigger(text: str, programs: frozenset[str] | None = None) -> str:
         if programs is not None and head.split()[0] not in programs:
             continue
         return f"running `{head}`" if " " in head else f"running `{head}` commands"
-    for pattern, trigger in _TOPICS[1:]:
-        if pattern.search(text):
-            return trigger
+    topic = _only_topic(text)
+    if topic is not None:
+        return topic
     file = _FILE.search(text)
     if file:
         return f"editing `{posixpath.basename(file.group(1))}`"
     return ""
+
+
+# what a rule about writing a commit names: its message, its subject line
+_COMMIT_TEXT = lazy(r"\b(?:commit (?:message|subject|title|body)s?|subject lines?)\b", re.IGNORECASE)
+
+
+def _only_topic(text: str) -> str | None:
+    """The trigger of the one topic the text talks about; "" when it names several (a rule that stops
+    "after all commits so the user can review … and run the tests" is about none of them alone: when
+    unsure, no trigger), None when it names none. A commit's message or subject line is about
+    writing a commit, whatever else it names."""
+    if _COMMIT_TEXT.search(text):
+        return "writing a commit"
+    found = [trigger for pattern, trigger in _TOPICS[1:] if pattern.search(text)]
+    if not found:
+        return None
+    return found[0] if len(found) == 1 else ""
+
+
+_DOING = lazy(r"^(?P<verb>[a-z]+?)(?:ing)\b")
+_RULE_HEAD = lazy(r"^\W*always\s+(?P<verb>[a-z]+)\b", re.IGNORECASE)
+
+
+def _circular(principle: str, topic: str) -> bool:
+    """A rule that says always to do what its trigger names ("Always bump the version" when bumping
+    the version): the trigger says nothing of when it applies. How to do it ("Merge with `--no-ff`"
+    when merging a branch) keeps its trigger."""
+    doing, head = _DOING.match(topic), _RULE_HEAD.match(principle)
+    if doing is None or head is None:
+        return False
+    verb, stem = head["verb"].lower(), doing["verb"]
+    return verb in (stem, stem + "e") or len(stem) > 3 and stem[-1] == stem[-2] and verb == stem[:-1]
 
 
 def about_action(principle: str, use: ToolUse | None) -> bool:
@@ -194,6 +226,8 @@ def derive_trigger(
     """The trigger for a lesson: the call it answered when it is about that call (`prefer_action`),
     else what it talks about, else the project."""
     topic = topic_trigger(principle, programs)
+    if _circular(principle, topic):
+        topic = ""
     if topic == "answering the user":
         return topic
     if use is not None and prefer_action and about_action(principle, use):

@@ -5,7 +5,8 @@ program names the program the trigger names.
 "You can't merge because of X, it's even worse than commits" -> "Do not merge because of X";
 "When doing a multi-step always create a branch" -> **When doing a multi-step:** "Always create a
 branch"; "Always pass `--path .`" (when running `tspec install`) -> "Always pass `--path .` to
-`tspec install`". Slips of grammar are mended and a version named once is written as its form
+`tspec install`"; "The READMEs need to be clear that we configure packages" -> "We configure
+packages" (the fact, not the one-off task of writing it down). Slips of grammar are mended and a version named once is written as its form
 (`grammar`). Only the words said are kept; nothing is invented.
 """
 
@@ -31,6 +32,13 @@ _WHEN_LEAD = lazy(
     r"(?P<rule>.+)$",
     re.I,
 )
+# "The READMEs need to be clear that X": what is worth remembering is X, not the task of writing it down
+_DOCUMENT_CLEAR = lazy(
+    r"^(?:the\s+|our\s+)?(?:readme|docs?|documentation|guides?|[\w./-]+\.(?:md|rst|txt))\S*\s+"
+    r"(?:definitely\s+|really\s+|also\s+)?(?:needs?|should|must|have|has)\s+(?:to\s+)?"
+    r"(?:be\s+(?:clear|explicit)|make\s+(?:it\s+)?clear)\s+that\s+(?P<fact>\w.{11,})$",
+    re.I,
+)
 _OPTION_ONLY = lazy(r"^(?:always |never |do not |don'?t )?(?:pass|omit|add|use) `-[^`]+`\.?$", re.I)
 _TRIGGER_COMMAND = lazy(r"`([^`]+)`")
 
@@ -44,12 +52,17 @@ def finish(principle: str, trigger: str, *, curated: bool = False) -> tuple[str,
         text = "Do not " + aside["rule"].strip()
     elif _CANT.match(text):
         text = "Do not " + text[_CANT.match(text).end() :]  # type: ignore[union-attr]
+    document = _DOCUMENT_CLEAR.match(text)
+    if document and not curated:  # a one-off edit of a document; the fact it must state is the learning
+        fact = document["fact"].strip()
+        text = fact[:1].upper() + fact[1:]
     tail = _COMMENT_TAIL.search(text)
     if tail and len(text[: tail.start()].split()) >= 4:
         text = text[: tail.start()]
     lead = None if curated else _WHEN_LEAD.match(text)
     if lead and len(lead["rule"].split()) >= 2:
         trigger, text = lead["when"].strip(), lead["rule"].strip()
+        text = text[:1].upper() + text[1:]  # the rule, a sentence of its own after its trigger
     if _OPTION_ONLY.match(text):
         command = _TRIGGER_COMMAND.search(trigger)
         program = command[1].split()[0] if command else ""

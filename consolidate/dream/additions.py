@@ -29,6 +29,7 @@ from .edits import edit as edit_changes
 from .edits import editable, find_target, joins, key_of, replaces_a_rule, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
+from .placement import Place, beside
 from .remembered import Remembered, remembered
 from .similarity import ALIKE, Index, coverage, words
 from .titles import flat, mend, title_of
@@ -173,6 +174,7 @@ class _State:
         self.names = set(snapshot.tree.files)
         self.taken = set(claimed)
         self.added = 0
+        self.anchored: list[str] = []  # CLAUDE.md blocks a new rule of this run already follows
 
     def admits(self, candidate: Candidate) -> bool:
         """Does the candidate pass the quality rules (else a note says why)? Checked before alike
@@ -214,6 +216,15 @@ class _State:
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category == "FORBIDDEN":  # never proposed: the memory forbids what it orders
+                assert matched is not None
+                under = f" under “{matched.section}”" if matched.section else ""
+                self._set_aside(
+                    candidate, f"the memory forbids what it asks: “{verdict.quote}”{under} ({matched.file})"
+                )
+                return
+            if verdict.category == "RECORDED":
+                matched = self._recorded_before(candidate, matched) or matched
             if verdict.category in ("CONTRADICT", "UNSURE") and not (
                 number == 0 and target is not None and candidate.category == "CONTRADICT"
             ):  # not "already recorded", and no ground to replace it: the reviewer weighs it later
@@ -270,6 +281,35 @@ class _State:
         found = _insert_rule(text, [e for e in self.entries if e.file == path], section, rule)
         return {"op": "replace_text", "file": path, **found} if found is not None else None
 
+    def _beside(self, candidate: Candidate, path: str, proposed: bool = True) -> Place | None:
+        """The place beside the CLAUDE.md block the rule is about (`placement`), or None; one new
+        rule per block in a run (a set-aside one takes no place)."""
+        layout = self.snapshot.settings.layout
+        text = (
+            self.snapshot.user_claude_md
+            if path == str(layout.user_claude_md)
+            else self.snapshot.project_claude_md
+        )
+        place = beside(text, rule_block(candidate), candidate.principle)
+        if place is None or any(place.old in old for old in self.anchored):
+            return None  # a second rule beside one block: the section's end instead
+        if proposed:
+            self.anchored.append(place.old)
+        return place
+
+    def _recorded_before(self, candidate: Candidate, matched: Remembered | None) -> Remembered | None:
+        """The entry an earlier review found stating this learning, when it is still remembered and
+        still states it: a set-aside learning keeps quoting the line that states it, not whichever
+        entry a changed memory now scores a little higher (a rule added since for another learning)."""
+        stored = self.backlog.recorded.get(learning_id(candidate)) if self.backlog is not None else None
+        if not stored or matched is not None and flat(matched.text) == stored:
+            return None
+        entry = next((e for e in self.entries if flat(e.text) == stored), None)
+        if entry is None:
+            return None
+        alone = Matcher.of_entries([(entry.file, entry.section, entry.whole)])
+        return entry if alone.judge(candidate.principle).category == "RECORDED" else None
+
     def _set_aside(self, candidate: Candidate, reason: str) -> None:
         """A learning the plan does not propose, and does not settle either: it waits in the backlog,
         and the review says why."""
@@ -311,8 +351,18 @@ class _State:
         layout = self.snapshot.settings.layout
         if candidate.layer in ("L0", "L1"):
             path = layout.user_claude_md if candidate.layer == "L0" else layout.project_claude_md
-            section = claude_md_section(self.snapshot, candidate)
-            change = self._claude_md_change(candidate, str(path), section)
+            place = self._beside(candidate, str(path), skipped is None)
+            if place is not None:  # beside the block it is about
+                section = place.section
+                change: dict[str, Any] | None = {
+                    "op": "replace_text",
+                    "file": str(path),
+                    "old": place.old,
+                    "new": place.new,
+                }
+            else:
+                section = claude_md_section(self.snapshot, candidate)
+                change = self._claude_md_change(candidate, str(path), section)
             if change is None:  # nothing to anchor a rule of several lines to: the memory dir holds it
                 self.result.notes.append(
                     f"written to the memory dir (its CLAUDE.md is empty): {redact(plain(candidate.principle, 70))}"

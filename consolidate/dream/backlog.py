@@ -61,6 +61,7 @@ class Backlog:
     path: Path
     waiting: dict[str, Waiting] = field(default_factory=dict)
     rejected: dict[str, str] = field(default_factory=dict)  # id -> the rejected learning's text
+    recorded: dict[str, str] = field(default_factory=dict)  # id -> the entry a review found stating it
     problem: str = ""  # why the file could not be read (it is then left alone, never overwritten)
 
     @classmethod
@@ -85,6 +86,8 @@ class Backlog:
                 continue  # one unreadable item does not take the others down
         rejected = data.get("rejected", {}) if isinstance(data, dict) else {}
         backlog.rejected = {str(k): str(v) for k, v in rejected.items()} if isinstance(rejected, dict) else {}
+        recorded = data.get("recorded", {}) if isinstance(data, dict) else {}
+        backlog.recorded = {str(k): str(v) for k, v in recorded.items()} if isinstance(recorded, dict) else {}
         return backlog
 
     def pending(self) -> list[Candidate]:
@@ -148,6 +151,11 @@ class Backlog:
                 else "waiting"
             )  # fmt: skip
             states.setdefault(str(key), (learning, []))[1].append(state)
+            matched = (proposal.skipped or {}).get("matched") if state == "recorded" else None
+            if isinstance(matched, dict) and matched.get("entry"):
+                self.recorded[str(key)] = str(matched["entry"])  # what states it, for the next review
+        while len(self.recorded) > MAX_REJECTED:
+            self.recorded.pop(next(iter(self.recorded)))
         for key, (learning, seen) in states.items():
             if "waiting" in seen:  # one of its layers was not applied: the learning waits, whole
                 if marked:
@@ -180,6 +188,7 @@ class Backlog:
                 for w in self.waiting.values()
             ],
             "rejected": self.rejected,
+            "recorded": self.recorded,
         }
         atomic_write(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
 

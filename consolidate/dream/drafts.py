@@ -15,7 +15,11 @@ from .orient import Snapshot
 
 TYPE_SECTIONS = {"feedback": "Feedback", "project": "Project", "reference": "Reference", "user": "User"}
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_MARKUP = re.compile(r"\*\*|__|`|^\s*[-*+]\s+|\s*(?:→|->)\s*$")
+_MARKUP = re.compile(r"\*\*|__|^\s*[-*+]\s+|\s*(?:→|->)\s*$")
+_SPAN = re.compile(r"`([^`\n]+)`")
+# a code span that does not read as a word without its backticks: it opens or closes with punctuation
+# or spaces (`, vX.Y.Z`, `-R .`), so a summary keeps them
+_NEEDS_TICKS = re.compile(r"^[\s,;:!?)\]]|[\s,;:.!?(\[]$|\s[.,;:!?]")
 
 
 @dataclass
@@ -72,8 +76,23 @@ def plain(text: str, limit: int = 90) -> str:
     """Entry text without Markdown decoration, shortened for a summary line."""
     first = text.strip().splitlines()[0] if text.strip() else ""
     flat = _MARKUP.sub("", _LINK.sub(r"\1", first)).strip()
-    flat = re.sub(r"\s*→\s*\S*$", "", flat).strip()
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    flat = re.sub(r"\s*→\s*\S*$", "", _without_ticks(flat)).strip()
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1].rstrip()
+    return (cut if cut.count("`") % 2 == 0 else cut.replace("`", "")) + "…"
+
+
+def _without_ticks(text: str) -> str:
+    """`text` with the backticks of its code spans gone, except around a span that would not read
+    without them; a stray backtick goes too."""
+    if "`" not in text:
+        return text
+    parts = _SPAN.split(text)  # prose, span, prose, span, …
+    return "".join(
+        part.replace("`", "") if index % 2 == 0 else f"`{part}`" if _NEEDS_TICKS.search(part) else part
+        for index, part in enumerate(parts)
+    )
 
 
 def is_index_like(name: str) -> bool:

@@ -11,7 +11,11 @@ from memory_layout import Entry, MemoryTree
 from ..discover.matcher import Matcher, Verdict
 from .layer import body_of
 
-HELD_BACK = ("CONTRADICT", "UNSURE")  # says the opposite of what the other side holds: a person settles it
+HELD_BACK = (
+    "CONTRADICT",
+    "UNSURE",
+    "FORBIDDEN",
+)  # says the opposite of what the other side holds: a person settles it
 
 
 def rules_of(tree: MemoryTree, entry: Entry, topics: Sequence[str]) -> list[str]:

@@ -162,7 +162,7 @@ def test_what_may_be_an_echo(text: str, echo: bool) -> None:
         (
             "When doing a multi-step always create a branch",
             "creating a branch",
-            "always create a branch",
+            "Always create a branch",
             "doing a multi-step",
         ),  # fmt: skip
         (

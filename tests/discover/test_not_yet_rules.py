@@ -92,14 +92,12 @@ def test_a_standing_rule_or_decision_is_not(kind: str, principle: str) -> None:
     assert _reason(kind, principle) == ""
 
 
-def test_what_a_document_must_be_clear_about_stays_a_requirement_of_the_document() -> None:
-    """A fact the user wants the docs to make clear is not turned into a claim about the project: the
-    requirement is kept as said (when the user asked to remember it), a task for this time otherwise."""
+def test_what_a_document_must_be_clear_about_is_the_fact_not_the_task() -> None:
+    """Making a document say something is a one-off edit, not memory (a task for this time unless the
+    user asked to remember it); what the user asked to remember is the fact the document must state."""
     text = "The README's need to be clear that we configure builds per package not per crate."
     assert _reason("remember", text) == ""
-    assert finish(text, "editing docs")[0] == (
-        "The READMEs need to be clear that we configure builds per package not per crate."
-    )
+    assert finish(text, "editing docs")[0] == "We configure builds per package not per crate."
     assert _reason("preference", text) == "one-off"
     assert _reason("correction", "the docs should mention that the parser streams its input") == "one-off"
 

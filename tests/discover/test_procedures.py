@@ -78,7 +78,7 @@ def test_an_acknowledged_procedure_is_a_candidate(tmp_path: Path) -> None:
             ("assistant", "Understood — I'll push the branch and open a PR; you review and merge it."),
         ],
     )
-    assert found == ["merging: push the branch, open a PR, then the user reviews and merges it."]
+    assert found == ["merging: Push the branch, open a PR, then the user reviews and merges it."]
 
 
 def test_a_procedure_nobody_acknowledged_is_not(tmp_path: Path) -> None:

@@ -51,6 +51,7 @@ def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
         )
     )
     assert description == "When running `vc-x1 push`"
+    assert name == "For vc-x1 push, omit `-R .`"  # a span that ends in a dot keeps its backticks
     name, description = _matter(
         Candidate(
             kind="error-fix",
@@ -58,7 +59,7 @@ def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
             trigger="running `vc-x1 push`",
         )
     )
-    assert name == "Pass -R . to vc-x1 push"
+    assert name == "Pass `-R .` to vc-x1 push"
     assert description == (
         "When running `vc-x1 push`: Pass `-R .` to `vc-x1 push`. Then check the remote branch before you open "
         "the pull request"

@@ -108,8 +108,8 @@ def test_recall_and_verdicts_over_the_history(tmp_path: Path, claude_home: Path)
     labels = load_labels("demo", tmp_path / "labels")
     result = run_history(labels, root, tmp_path / "work")
     assert result.found["docs-packages"] == [
-        "The docs need to be clear that we configure builds per package, not per crate"
-    ]  # what the user asked the docs to say, not a claim about the project
+        "We configure builds per package, not per crate"
+    ]  # the fact the user asked the docs to make clear, not the one-off task of writing it
     (add,) = result.adds
     assert add.key == verdict_key(session, moment, add.candidate.principle) and add.verdict == ""
     verdict = {"key": add.key, "verdict": "keep", "reason": "the rule of version b", "about": "docs"}

@@ -80,6 +80,8 @@ def test_unreadable_file_gives_an_empty_transcript(tmp_path: Path) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from([b"\n", b"{}", b"a", b"\r", b" ", b"\n\n", b"\xff"]), max_size=20).map(b"".join))
+@given(
+    st.lists(st.sampled_from([b"\n", b"{}", b"a", b"\r", b" ", b"\n\n", b"\xff"]), max_size=20).map(b"".join)
+)
 def test_split_lines_is_bytes_split(chunk: bytes) -> None:
     assert split_lines(chunk) == chunk.split(b"\n")

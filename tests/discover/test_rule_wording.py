@@ -1,0 +1,79 @@
+"""A learning reads as a rule: a trigger only from what the rule is about, a rule said in passing with
+its scope first and its reason after it, no intensifiers."""
+
+from __future__ import annotations
+
+import pytest
+
+from consolidate.discover.rewrite import imperative
+from consolidate.discover.triggers import DEFAULT_TRIGGER, derive_trigger, topic_trigger
+from consolidate.discover.wording import finish
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Stop after every commit so the user can review the change and run the tests",
+        "Start each feature with a dated plan in the notes, bump the version and commit that first",
+        "On every non-trivial commit, work on a feature branch",
+        "Update the todo list and drop the -dev suffix from the version; when you commit, include the lock file",
+    ],
+)
+def test_a_rule_naming_several_topics_gets_no_topic_trigger(rule: str) -> None:
+    assert topic_trigger(rule) == ""
+    assert derive_trigger(rule) == DEFAULT_TRIGGER  # "working in this project": no trigger is written
+
+
+@pytest.mark.parametrize(
+    ("rule", "trigger"),
+    [
+        ("Put the ticket number at the end of the subject line when the commit fixes a release version", "writing a commit"),
+        ("Remind the user to amend the session files after each commit", "writing a commit"),
+        ("Never bump the version without asking first", "bumping the version"),
+    ],
+)  # fmt: skip
+def test_a_rule_about_one_topic_keeps_its_trigger(rule: str, trigger: str) -> None:
+    assert topic_trigger(rule) == trigger
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        (
+            "ok, we should get in the habit that on all shared branches we should rebase before merging as "
+            "merging main into them is really confusing",
+            "On all shared branches, rebase before merging; merging main into them is confusing",
+        ),
+        (
+            "for release builds you should pass --locked since the lock file is the source of truth",
+            "For release builds, pass --locked; the lock file is the source of truth",
+        ),
+        ("Do it as soon as the tests pass", "Do it as soon as the tests pass"),  # "as" of time: no reason
+        ("use uv as it is faster", "Use uv as it is faster"),  # too short to split
+    ],
+)
+def test_a_rule_said_in_passing_reads_as_a_rule(said: str, rule: str) -> None:
+    assert imperative(said) == rule
+
+
+def test_a_rule_after_its_own_when_starts_with_a_capital() -> None:
+    assert finish("When doing a release always tag the commit", "releasing") == (
+        "Always tag the commit",
+        "doing a release",
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "trigger"),
+    [
+        (
+            "Always bump the version",
+            DEFAULT_TRIGGER,
+        ),  # "When bumping the version: Always bump …" says nothing
+        ("Always create a branch", DEFAULT_TRIGGER),
+        ("Never bump the version without asking first", "bumping the version"),
+        ("Merge with `--no-ff`", "merging a branch"),  # how to do it: the trigger says when
+    ],
+)
+def test_a_trigger_never_restates_the_rule(rule: str, trigger: str) -> None:
+    assert derive_trigger(rule) == trigger

@@ -1,0 +1,53 @@
+"""A learning that would have the assistant do what the memory forbids it is never proposed: it is
+set aside, quoting the prohibition, and waits for a person."""
+
+from __future__ import annotations
+
+import pytest
+
+from consolidate.dream.backlog import Backlog
+from tests.dream.fidelity_project import Project, build_project, candidate
+
+
+@pytest.fixture
+def acme(tmp_path) -> Project:  # type: ignore[no-untyped-def]
+    return build_project(tmp_path)
+
+
+def test_a_learning_that_orders_what_the_memory_forbids_is_set_aside_quoting_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Git Operations the Assistant Cannot Perform\n\n"
+        + "The assistant cannot perform these operations:\n\n"
+        + "- `git rebase` - rewrites history the session files point at\n"
+        + "- Amending commits with session files\n"
+    )
+    forbidden = candidate("Amend the session files into the commit before bumping the version", layers=["L1"])
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(forbidden), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before and "[ADD]" not in out and "already recorded" not in out
+    assert (
+        "set aside S1: Amend the session files into the commit before bumping the version — the memory forbids "
+        "what it asks: “Amending commits with session files” under “Git Operations the Assistant Cannot "
+        "Perform”"
+    ) in out
+    assert [c.principle for c in Backlog.load(acme.settings).pending()] == [
+        "Amend the session files into the commit before bumping the version"
+    ]
+
+
+def test_a_reminder_for_the_user_to_do_the_forbidden_thing_is_still_proposed(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Git Operations the Assistant Cannot Perform\n\n"
+        + "- Amending commits with session files\n"
+    )
+    reminder = candidate(
+        "Remind the user to amend the session files before bumping the version", layers=["L1"]
+    )
+    code, out, err = acme.dream(capsys, acme.report(reminder), "--dry-run")
+    assert code == 0, err
+    assert "forbids" not in out and "set aside" not in out and "already recorded" not in out
+    assert "[ADD]" in out
+    assert "Remind the user to amend the session files before bumping the version" in out
