@@ -55,6 +55,7 @@ class Learning:
     related: str = ""
     queue_id: str = ""
     evidence: list[Evidence] = field(default_factory=list)
+    sightings: list[str] = field(default_factory=list)  # filled when the dream merges learnings
 
 
 @dataclass
