@@ -22,6 +22,7 @@ from memory_layout.pointers import LIST_MARKER, classify, strip_marker
 
 from ..discover.existing import same_subject
 from ..discover.text import stems
+from ..discover.units import ruled
 from ..models import Candidate
 from .learning import contradicted_topic, pointer_line, rule_block, topic_file, updated_topic
 from .orient import Snapshot
@@ -95,10 +96,13 @@ def editable(target: Remembered, snapshot: Snapshot) -> bool:
 
 def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
     """May a CONTRADICT of this CLAUDE.md block replace the line it quotes? Only a line about what the
-    candidate is about (a good part of its words said by the candidate), never a heading, and never a
-    project description that merely shares a few words with it."""
-    line, _ = _quoted_line(target.text, candidate.related)
+    candidate is about (a good part of its words said by the candidate), never a heading, never a
+    project description that merely shares a few words with it, and never a line of prose inside a
+    fence (a message template, an example of output: it quotes text, it orders nothing)."""
+    line, fenced = _quoted_line(target.text, candidate.related)
     text = flat(strip_marker(line))
+    if fenced and ruled(f"```\n{line}\n```") == "":
+        return False
     return bool(text) and not text.startswith("#") and same_subject(candidate.principle, text)
 
 
