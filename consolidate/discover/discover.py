@@ -131,7 +131,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
-    from .quality import rejection_reason
+    from .quality import rejection_reason, wording_problem
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     full = [s for s in signals if isinstance(s, Signal)]
@@ -147,7 +147,18 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
             if signal.queue_id:
                 dropped_queue.append(signal.queue_id)
             continue
-        kept.append(to_candidate(signal))
+        candidate = to_candidate(signal)
+        problem = (
+            ""
+            if signal.kind in ("marker", "queue")
+            else wording_problem(candidate.principle, candidate.trigger)
+        )
+        if problem:  # worded, it still does not stand alone: when unsure, propose nothing
+            stats[f"dropped_{problem.replace(' ', '_')}"] += 1
+            if signal.queue_id:
+                dropped_queue.append(signal.queue_id)
+            continue
+        kept.append(candidate)
     remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     nothing_remembered = not any(text.strip() for text in remembered)  # a first scan: no matcher at all
     matcher: Matcher | None = None  # read only when a candidate needs it

@@ -98,12 +98,19 @@ def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
     """May a CONTRADICT of this CLAUDE.md block replace the line it quotes? Only a line about what the
     candidate is about (a good part of its words said by the candidate), never a heading, never a
     project description that merely shares a few words with it, and never a line of prose inside a
-    fence (a message template, an example of output: it quotes text, it orders nothing)."""
-    line, fenced = _quoted_line(target.text, candidate.related)
-    text = flat(strip_marker(line))
-    if fenced and ruled(f"```\n{line}\n```") == "":
+    fence (`quotes_a_template`)."""
+    if quotes_a_template(candidate, target):
         return False
+    line, _ = _quoted_line(target.text, candidate.related)
+    text = flat(strip_marker(line))
     return bool(text) and not text.startswith("#") and same_subject(candidate.principle, text)
+
+
+def quotes_a_template(candidate: Candidate, target: Remembered) -> bool:
+    """Is the line the candidate quotes prose inside a fence of the block (a message template, an
+    example of output)? Such a line quotes text; it states no rule to contradict."""
+    line, fenced = _quoted_line(target.text, candidate.related)
+    return fenced and ruled(f"```\n{line}\n```") == ""
 
 
 def joins(candidate: Candidate, target: Remembered) -> bool:

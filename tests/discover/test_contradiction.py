@@ -83,7 +83,6 @@ def test_a_prose_line_inside_a_fence_is_a_template_never_a_rule_to_contradict() 
     assert compare(rule, {"CLAUDE.md": TEMPLATE_MD}).category != "CONTRADICT"
     # read line by line, as the dream hands CLAUDE.md to the discoverer, the template line is not there
     from consolidate.dream.orient import known_entries
-
     from memory_layout import MemoryTree
 
     known = known_entries(MemoryTree(root=Path("/nowhere")), "", TEMPLATE_MD, Path("/u"), Path("/p"))
