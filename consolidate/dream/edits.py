@@ -36,6 +36,10 @@ RESTATES, RESTATE_WORDS = (
     5,
 )  # a new rule that says this much of an old one (of at least 5 words) replaces it
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FORBIDDING = re.compile(
+    r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.I
+)
+_BANS = re.compile(r"^\W*(?:never|do not|don'?t|avoid|no)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -117,11 +121,14 @@ def joins(candidate: Candidate, target: Remembered) -> bool:
     """May an UPDATE of this CLAUDE.md block be written beside it? Beside a bullet (a sibling item), or
     nested under a numbered step whose action is the rule's own ("Bump …" under "2. Bump the version");
     a rule that restates the whole block replaces it, keeping its list marker — unless the block is a
-    numbered step: a step is never replaced (the list keeps its numbering and its shape). Never a loose
+    numbered step: a step is never replaced (the list keeps its numbering and its shape). Never an
+    order under a heading that forbids what it lists ("Operations Claude Cannot Perform"). Never a loose
     item after a paragraph or a code block, where it would split the text from what follows; never
     under an unrelated step."""
     if candidate.category != "UPDATE" or target.layer not in ("L0", "L1"):
         return True
+    if _FORBIDDING.search(target.section) and not _BANS.match(candidate.principle):
+        return False  # a list of what the assistant must not do never gains a rule that orders something
     if numbered(target.text):  # a step of a procedure is never replaced, only added to
         step = _action(strip_marker(target.text.splitlines()[0]))
         return bool(step) and step == _action(candidate.principle)
