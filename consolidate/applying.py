@@ -152,7 +152,8 @@ def print_summary(report: ApplyReport, out: TextIO) -> None:
         proposal = result.proposal
         target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
         rows.append([proposal.summary, proposal.action, target, result.status])
-    print_table(["Learning", "Action", "Target", "Status"], rows, out)
+    if rows:  # a run that only marks the sessions as read has nothing to list
+        print_table(["Learning", "Action", "Target", "Status"], rows, out)
     for problem in report.problems:
         out.write(f"verification: {problem}\n")
     for note in report.notes:

@@ -11,7 +11,7 @@ from .console import is_terminal
 
 
 class Progress:
-    """Called as `progress(what, done, total)` from any thread, e.g. ("sessions scanned", 3, 54)."""
+    """Called as `progress(what, done, total)` from any thread, e.g. ("transcripts scanned", 3, 54)."""
 
     def __init__(self, stream: TextIO | None = None, *, interval: float = 2.0) -> None:
         self.stream = stream or sys.stderr

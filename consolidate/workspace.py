@@ -129,6 +129,8 @@ class Workspace:
             if not create:
                 raise ChangeFailed(f"{self.name(path)} does not exist")
             return parse_document(NEW_INDEX if path.name == "MEMORY.md" else "")
+        if path.name == "MEMORY.md" and not data.strip():  # an empty stub gets the heading a new index has
+            return parse_document(NEW_INDEX)
         try:
             return _parsed(data, self.name(path)).copy()
         except DocumentError as exc:

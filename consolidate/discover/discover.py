@@ -26,6 +26,7 @@ from .reportcache import cached_report
 from .scanner import SignalCache
 from .signals import Signal
 from .window import most_recent_sessions, select_transcripts, timestamp_after
+from .wishes import WISH_KIND, WishStore
 
 if TYPE_CHECKING:
     from ..models import DiscoveryReport
@@ -110,9 +111,13 @@ def _run(
         stats[f"files_{scan.change.value}"] += 1
         if progress is not None:
             progress(done, len(files), str(file.path))
+    signals = pool.signals
+    wishes = WishStore(cache.directory)  # interventions of earlier scans, to recognise one said again
+    signals.extend(wishes.past(s for s in signals if isinstance(s, Signal)))
     if save_state:
         cache.save()
-    signals = pool.signals
+        wishes.remember(s for s in signals if isinstance(s, Signal) and s.kind != WISH_KIND)
+        wishes.save()
     if extra_items:
         from .candidates import queue_signal
 
@@ -132,11 +137,14 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
     from .quality import rejection_reason, wording_problem
+    from .wishes import WISH_SOURCES, repeated_wishes
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
     full = [s for s in signals if isinstance(s, Signal)]
     members = [m for s in full if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
-    rules = [s for s in full if s.kind not in (ECHO_KIND, EPISODE_KIND)]
+    past_wishes = [s for s in full if s.kind == WISH_KIND]
+    rules = [s for s in full if s.kind not in (ECHO_KIND, EPISODE_KIND, WISH_KIND)]
+    one_offs: list[Signal] = []  # said as if for this time only: a standing rule if said again elsewhere
     stats: Counter[str] = Counter(signals=len(rules))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
@@ -144,25 +152,35 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
         reason = rejection_reason(signal)
         if reason:
             stats[f"dropped_{reason.replace(' ', '_').replace('-', '_')}"] += 1
+            if reason == "one-off" and signal.kind in WISH_SOURCES:
+                one_offs.append(signal)
             if signal.queue_id:
                 dropped_queue.append(signal.queue_id)
             continue
-        candidate = to_candidate(signal)
+        kept.append(to_candidate(signal))
+    wished = repeated_wishes(one_offs, past_wishes)
+    if wished:
+        stats["repeated_wishes"] = len(wished)
+        kept.extend(wished)
+    complete: list[Learning] = []
+    for candidate in kept:  # worded, does it stand alone? When unsure, propose nothing
         problem = (
             ""
-            if signal.kind in ("marker", "queue")
+            if candidate.kind in ("marker", "queue")
             else wording_problem(candidate.principle, candidate.trigger)
         )
-        if problem:  # worded, it still does not stand alone: when unsure, propose nothing
-            stats[f"dropped_{problem.replace(' ', '_')}"] += 1
-            if signal.queue_id:
-                dropped_queue.append(signal.queue_id)
+        if not problem:
+            complete.append(candidate)
             continue
-        kept.append(candidate)
+        stats[f"dropped_{problem.replace(' ', '_')}"] += 1
+        if candidate.queue_id:
+            dropped_queue.append(candidate.queue_id)
+    kept = complete
     remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     nothing_remembered = not any(text.strip() for text in remembered)  # a first scan: no matcher at all
     matcher: Matcher | None = None  # read only when a candidate needs it
     candidates = []
+    wishes = {c.principle for c in wished}
     merged = merge_candidates(kept)
     attach_echoes(merged, [e for e in echoes if not e.redacted])
     for candidate in merged:
@@ -175,6 +193,9 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
 
             matcher = Matcher.of_texts(remembered)
         match = matcher.judge(candidate.principle)
+        if candidate.principle in wishes and match.category in ("RECORDED", "UPDATE"):
+            stats["dropped_wish_remembered"] += 1  # memory speaks of it: said again, it was not followed
+            continue
         if match.category == "RECORDED" and match.how == "words":
             stats["dropped_recorded"] += 1
             if candidate.queue_id:

@@ -270,3 +270,9 @@ def _no_referent(principle: str) -> bool:
         before.pop(0)
     before = before[1:]  # the verb
     return not any(w.startswith("`") or (w not in STOPWORDS and w not in _LEADS) for w in before)
+
+
+def task_for_now(principle: str) -> bool:
+    """What to do next ("let's …") or a document to make say something: a task, however often said."""
+    text = principle.strip()
+    return bool(_LETS.match(text) or _DOCUMENT_TASK.match(text))

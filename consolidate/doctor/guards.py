@@ -37,8 +37,8 @@ class Danger:
 
 DANGERS = (
     Danger("rm -rf", re.compile(r"\brm\s+-(?:rf|fr|r)\b"), "rm -rf build", r"\brm\s+-\w*[rR]\w*\b"),
-    Danger("git push --force", re.compile(r"\bgit\s+push\b[^\n]*?(?:--force\b|\s-f\b)|\bforce[- ]push", re.I),
-           "git push --force origin main", r"\bgit\s+push\b.*(--force\b|\s-f\b)"),
+    Danger("git push --force", re.compile(r"\bgit\s+push\b[^\n]*?(?:--force(?![\w-])|\s-f\b)|\bforce[- ]push", re.I),
+           "git push --force origin main", r"\bgit\s+push\b.*(--force([^\w-]|$)|\s-f\b)"),
     Danger("git reset --hard", re.compile(r"\bgit\s+reset\s+--hard\b"), "git reset --hard HEAD~1", r"\bgit\s+reset\s+--hard\b"),
     Danger("git clean -f", re.compile(r"\bgit\s+clean\s+-\w*f"), "git clean -fdx", r"\bgit\s+clean\s+-\w*f"),
     Danger("DROP TABLE", re.compile(r"\bdrop\s+(?:table|database)\b", re.I), "psql -c 'DROP TABLE users'",

@@ -34,7 +34,7 @@ def _discover(task: AgentTask) -> dict:
         [entry.text for entry in snapshot.known],
         since=task.since,
         extra_items=task.queue_items,
-        progress=_adapt_labelled(task, "sessions scanned"),
+        progress=_adapt_labelled(task, "transcripts scanned"),  # subagents count too
         save_state=not task.read_only,
     )
     return report.model_dump(mode="json")

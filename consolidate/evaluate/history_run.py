@@ -134,23 +134,24 @@ def rule_split(labels: Labels, versions: list[Version], rule: Rule) -> str:
 
 
 def run_window(
-    window: Window, labels: Labels, corpus: Path, root: Path, applied: list[str]
+    window: Window, labels: Labels, corpus: Path, root: Path, applied: list[str], kept: Path | None = None
 ) -> tuple[list[Candidate], list[str]]:
     """The candidates of one window and the summaries of its plan's ADDs; `applied` holds the entries
-    earlier windows added (as if each plan had been applied, so a lesson is not proposed twice)."""
+    earlier windows added (as if each plan had been applied, so a lesson is not proposed twice), and
+    `kept` holds the memory dir and the scan state of the earlier windows (the user's own, scan after
+    scan)."""
     home, project = root / "home", root / "project"
+    memory, state = (kept or root) / "memory", (kept or root) / "state"
     project.mkdir(parents=True)
     if applied:
-        (root / "memory").mkdir(parents=True)
+        memory.mkdir(parents=True, exist_ok=True)
         entries = "".join(f"- {line}\n" for line in applied)
-        (root / "memory" / "MEMORY.md").write_text(
-            f"# Project Memory\n\n## Learnings\n\n{entries}", encoding="utf-8"
-        )
+        (memory / "MEMORY.md").write_text(f"# Project Memory\n\n## Learnings\n\n{entries}", encoding="utf-8")
     for name, text in window.memory.items():
         (project / name).write_text(text, encoding="utf-8")
     transcripts = home / "projects" / project_key(project)
     copy_sessions(corpus / labels.corpus / labels.transcripts, transcripts, window.start, window.until)
-    settings = Settings(load_settings(project, memory_dir=root / "memory", home=home).layout, root / "state")
+    settings = Settings(load_settings(project, memory_dir=memory, home=home).layout, state)
     snapshot = orient(settings, create=False)
     gathered = asyncio.run(gather(OfflineEngine(), snapshot, since=window.start or EPOCH))
     plan = synthesize(snapshot, gathered, engine="offline", max_add=MAX_ADD).plan
@@ -217,7 +218,9 @@ def run_history(
     for number, window in enumerate(windows(labels, corpus)):
         if progress:
             progress(f"window {window.name}")
-        candidates, add_summaries = run_window(window, labels, corpus, workdir / f"w{number:02d}", applied)
+        candidates, add_summaries = run_window(
+            window, labels, corpus, workdir / f"w{number:02d}", applied, workdir
+        )
         for candidate in candidates:
             result.candidates.append((window, candidate))
             wordings = {" ".join(c.principle.split()) for c in (candidate, normalize(candidate))}

@@ -50,6 +50,17 @@ def test_a_symlinked_claude_md_is_written_through_and_stays_a_link(settings) -> 
     assert (root / "CLAUDE.md").is_symlink() and (root / "AGENTS.md").read_text() == "# Agents\n"
 
 
+def test_an_empty_memory_index_gets_the_heading_of_a_new_one(settings) -> None:  # type: ignore[no-untyped-def]
+    index = settings.memory_dir / "MEMORY.md"
+    index.write_text("\n")
+    change = {"op": "add_entry", "file": "MEMORY.md", "section": "Reference", "text": "a fact"}
+    report = _apply(settings, [proposal("P1", "ADD", [change])])
+    assert report.results[0].status == "done"
+    assert index.read_text() == "# Project Memory\n\n## Reference\n- a fact\n"
+    latest_undoable(journal_dir(settings)).restore()
+    assert index.read_text() == "\n"
+
+
 def test_undo_restores_permissions(settings) -> None:  # type: ignore[no-untyped-def]
     topic = settings.memory_dir / "topic.md"
     os.chmod(topic, 0o600)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ from consolidate.capture.handoff import write_handoff
 from consolidate.capture.places import repo_root
 from consolidate.capture.queue import NewItem, Queue, bucket_for
 from consolidate.doctor import CHECKS, run_doctor
+from consolidate.doctor.guards import DANGERS
 from consolidate.learnings.store import EpisodeStore, store_path
 from tests.capture.fixtures import Session, write_session
 from tests.doctor.conftest import NOW, Setup
@@ -39,7 +41,12 @@ def test_a_stub_claude_md_is_measured_by_what_it_imports(setup: Setup) -> None:
     setup.repo.write("AGENTS.md", "- an agent rule\n" * 300)
     check = setup.check("project-claude-md-size")
     assert (check.status, check.detail) == ("fail", "CLAUDE.md (→ AGENTS.md): 300 lines (over 200)")
-    assert setup.check("imports-on-demand").status == "pass"  # it is the instructions, not a reference
+    check = setup.check("imports-on-demand")  # it is the instructions, not a reference, and says so
+    assert (check.status, check.detail) == (
+        "pass",
+        "no large reference is @-imported besides what a CLAUDE.md stub stands for "
+        "(@AGENTS.md (300 lines): measured as that CLAUDE.md)",
+    )
 
 
 @pytest.mark.parametrize(("text", "detail"), [
@@ -220,6 +227,21 @@ def test_a_dangerous_command_rule_without_a_guard_fails_until_one_enforces_it(se
     store.capture({"rule": "never force-push to main",
                    "trigger": {"tool": "Bash", "command": r"git push .*--force", "guard": True}}, NOW)  # fmt: skip
     assert setup.check("guard-lessons").status == "pass"
+
+
+def test_the_offered_force_push_guard_leaves_force_with_lease_alone() -> None:
+    danger = next(d for d in DANGERS if d.name == "git push --force")
+    guard = re.compile(danger.guard)
+    for blocked in (
+        "git push --force origin main",
+        "git push origin main --force",
+        "git push -f origin main",
+    ):
+        assert guard.search(blocked), blocked
+    assert not guard.search("git push --force-with-lease origin feat-x")
+    assert danger.pattern.search("never git push --force") and not danger.pattern.search(
+        "use --force-with-lease"
+    )
 
 
 def test_a_deny_rule_in_settings_also_enforces_it(setup: Setup) -> None:

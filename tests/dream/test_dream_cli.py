@@ -213,6 +213,15 @@ def test_the_marker_is_the_time_gathering_started(example, tmp_path, capsys) -> 
     assert before <= marked <= datetime.now(UTC)
 
 
+def test_a_dream_with_nothing_left_lists_no_empty_table(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    engine = script(tmp_path, audit=CLEAN, discovery={"candidates": []})
+    assert dream(capsys, example, "--engine", engine, "--yes")[0] == 0  # applies what the memory needs
+    code, out, _ = dream(capsys, example, "--engine", engine, "--yes")
+    assert code == 0 and "no proposals" in out
+    assert "| Learning |" not in out
+    assert (example.memory_dir / ".last-consolidation").exists()
+
+
 def test_plan_out_refuses_to_overwrite_what_is_not_a_plan(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     settings_json = tmp_path / "settings.json"
     settings_json.write_text('{"hooks": {}}\n')
