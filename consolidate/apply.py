@@ -150,14 +150,17 @@ def apply_plan(
 
 def _gathered_at(plan: Plan) -> str:
     """When the sessions were read: the plan's creation, so sessions after it are mined next time
-    (however long the review took); now, when the plan's time is unreadable or in the future."""
+    (however long the review took); now, when the plan's time is unreadable or in the future. To the
+    microsecond when the plan says it so: a transcript written in the second the gathering began,
+    before it, is no session since."""
     now = datetime.now(UTC)
     try:
         created = datetime.fromisoformat((plan.gathered_at or plan.created_at).replace("Z", "+00:00"))
         moment = min(created if created.tzinfo else created.replace(tzinfo=UTC), now)
     except ValueError:
         moment = now
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ" if moment.microsecond else "%Y-%m-%dT%H:%M:%SZ")
 
 
 def _needs_confirmation(proposal: Proposal, paths: dict[str, Path], scope: WriteScope) -> bool:

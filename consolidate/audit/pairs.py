@@ -21,6 +21,7 @@ from .units import Unit
 from .versions import conflicting
 
 MERGE_THRESHOLD = 0.5
+VALUE_THRESHOLD = 0.4  # the share of words two statements of one thing with other values have in common
 MIN_STANDALONE_WORDS = 8  # a shorter duplicate in another section may depend on its heading
 _REQUIREMENT = re.compile(
     r"(?i)\b(?:uses?|using|requires?|needs?|pinned|pin|targets?|runs? on|on|built on|upgrade[ds]? to)\s*$"
@@ -70,11 +71,10 @@ def pair_findings(
     taken: set[int] = set()
     drafts = _exact_duplicates(memory, taken)
     drafts += _superseded(memory, sets, taken)
-    candidates = similar_pairs(sets, 0.4)
-    drafts += _value_conflicts(memory, sets, candidates, taken)
+    drafts += _value_conflicts(memory, sets, taken)
     drafts += _version_conflicts(memory, taken, manifest_packages)
     drafts += _redundant_with(memory, sets, references, taken)
-    drafts += _merges(memory, sets, candidates, taken)
+    drafts += _merges(memory, sets, similar_pairs(sets, MERGE_THRESHOLD), taken)
     return drafts
 
 
@@ -198,17 +198,18 @@ def different_subjects(a: Unit, b: Unit) -> bool:
     return bool(ea and eb and not ea & eb)
 
 
-def _value_conflicts(
-    memory: list[Unit], sets: list[frozenset[str]], candidates: list[tuple[int, int, float]], taken: set[int]
-) -> list[Draft]:
+def _value_conflicts(memory: list[Unit], sets: list[frozenset[str]], taken: set[int]) -> list[Draft]:
     """Near-identical statements that differ only in a value: "port is 8080" vs "port is 3000"."""
     drafts = []
-    # each entry's values, computed once however many pairs it is in; most pairs of a large memory
-    # are turned down by them (no value on one side, or none the other lacks), so they come first
+    # each entry's values, computed once; an entry with none is in no conflict of values, so only the
+    # entries with values are joined (the same pairs, in the same order, as a join of all entries
+    # whose pairs with no value on one side are passed over)
     values = [_values(u) for u in memory]
+    valued = [i for i, found in enumerate(values) if found]
     entities: dict[int, frozenset[str]] = {}
     words: dict[int, frozenset[str]] = {}
-    for i, j, _ in candidates:
+    for x, y, _ in similar_pairs([sets[i] for i in valued], VALUE_THRESHOLD):
+        i, j = valued[x], valued[y]
         va, vb = values[i], values[j]
         if not va or not vb or not (va - vb) or not (vb - va):
             continue

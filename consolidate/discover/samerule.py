@@ -239,9 +239,24 @@ class Text:
     source: str = ""  # the text as written: its sentences are read when a negation needs them
 
 
+@dataclass(frozen=True)
+class Content:
+    """What a text says, as the memory's index of units reads it: its stems (synonyms folded), its
+    code shapes and the words of its code spans — the start of `read`, without its polarity,
+    values, counts and lists, which only a unit a learning is compared with needs."""
+
+    stems: frozenset[str]
+    anchors: frozenset[str]
+    anchor_words: frozenset[str]
+    words: tuple[str, ...]
+    reason: frozenset[str]
+    cause: bool
+    language: str
+
+
 @lru_cache(maxsize=32768)
-def read(text: str) -> Text:
-    """How `text` is compared (see `Text`)."""
+def content(text: str) -> Content:
+    """How `read` begins: the content words and anchors of `text` (see `Content`)."""
     codes = _CODE.findall(text)
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     lang = language(plain)
@@ -262,22 +277,39 @@ def read(text: str) -> Text:
             written.append(word)
     for run in _CJK_RUN.findall(lowered):
         found.update(run[i : i + 2] for i in range(len(run) - 1)) if len(run) > 1 else found.add(run)
-    anchors = {shape(c) for c in codes if shape(c)}
     words: set[str] = set()
     for code in codes:
         words |= _anchor_words(code)
-    negation = _negated(text, stem)
-    return Text(
+    return Content(
         frozenset(found),
-        frozenset(anchors),
+        frozenset(shape(c) for c in codes if shape(c)),
         frozenset(words),
-        *negation[:2],
         tuple(written),
         frozenset(found - in_rule),
-        frozenset(_SYN.get(b, b) for b in (stem(w) for w in words)),
+        bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
+        lang,
+    )
+
+
+@lru_cache(maxsize=32768)
+def read(text: str) -> Text:
+    """How `text` is compared (see `Text`)."""
+    said = content(text)
+    codes = _CODE.findall(text)
+    plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
+    stem = _stem_of(said.language)
+    negation = _negated(text, stem)
+    return Text(
+        said.stems,
+        said.anchors,
+        said.anchor_words,
+        *negation[:2],
+        said.words,
+        said.reason,
+        frozenset(_SYN.get(b, b) for b in (stem(w) for w in said.anchor_words)),
         frozenset((shape(c), " ".join(c.lower().split())) for c in codes if shape(c)),
         " ".join(re.sub(r"[`*]", " ", text.lower()).split()),
-        bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
+        said.cause,
         _counts(plain.lower(), stem) | _named(text, stem),
         _lists(text.lower()),
         negation[2],
@@ -504,7 +536,9 @@ class Memory:
                 first = self.statements[members[0]]
                 text = "\n".join(self.statements[i][1] for i in members)
                 self.units.append(Unit(text, first[0], tuple(members)))
-        said = [(read(u.text), read(u.heading)) for u in self.units]  # as `says` reads them: once each
+        # the index and the weights need only what each unit says (`content`); the rest of `read` is
+        # worked out for the units a learning is compared with, on demand
+        said = [(content(u.text), content(u.heading)) for u in self.units]
         self._weights = _weights([own.stems | context.stems for own, context in said])
         self._weighed: dict[Text, tuple[tuple[str, float], ...]] = {}
         # each line of a block of several lines is also compared alone (lines of fenced code never)
@@ -514,7 +548,7 @@ class Memory:
             for line in _lines(text)
         ]
         self.units += self.lines
-        said += [(read(u.text), read(u.heading)) for u in self.lines]
+        said += [(content(u.text), content(u.heading)) for u in self.lines]
         self._by_stem: dict[str, list[int]] = {}
         for position, (own, context) in enumerate(said):
             for key in own.stems | context.stems | own.anchor_words | {"`" + a for a in own.anchors}:
@@ -649,7 +683,7 @@ class Memory:
         `needed` (a share below `needed` may then be lower than with them). As a `part` of what two
         units say together, an anchor it misses counts as unsaid instead."""
         known = read(unit.text)
-        context = read(unit.heading) if unit.heading else None
+        context = content(unit.heading) if unit.heading else None
         if not (part or anchors_said(said, known)) or values_differ(said, known):
             return 0.0
         forbidding = _forbidding(unit)

@@ -132,7 +132,8 @@ def make_plan(
     synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog)
     _report_gather(gathered, synthesis, progress)
     plan = synthesis.plan
-    plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    # to the microsecond: a session written earlier in the second the dream began is no session since
+    plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     if options.plan_out:
         atomic_write(options.plan_out, plan.to_json().encode("utf-8"))
         progress.say(f"plan written to {options.plan_out}")

@@ -103,3 +103,16 @@ def test_a_template_memory_takes_the_counting_path_and_misses_no_pair(
     sets = [tokens(t) for t in texts]
     assert similar_pairs(sets, 0.4) == all_pairs(sets, 0.4)
     assert len(counted) > 300
+
+
+@given(SETS, st.lists(st.booleans(), min_size=30, max_size=30))
+def test_a_join_of_a_subset_or_at_a_higher_threshold_is_the_part_of_the_join_it_keeps(
+    sets: list[frozenset[str]], chosen: list[bool]
+) -> None:
+    """What the auditor relies on (value conflicts join only the entries with values, merges only at
+    0.5): the same pairs, in the same order, as the join of every set at 0.4 filtered."""
+    found = similar_pairs(sets, 0.4)
+    assert similar_pairs(sets, 0.5) == [pair for pair in found if pair[2] >= 0.5]
+    kept = [i for i in range(len(sets)) if chosen[i]]
+    within = [(kept[x], kept[y], score) for x, y, score in similar_pairs([sets[i] for i in kept], 0.4)]
+    assert within == [(i, j, score) for i, j, score in found if chosen[i] and chosen[j]]

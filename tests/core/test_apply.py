@@ -226,6 +226,31 @@ def test_marker_written_when_asked(settings) -> None:  # type: ignore[no-untyped
     assert (settings.memory_dir / ".last-consolidation").read_text() == "2026-11-29T12:00:00Z\n"
 
 
+def test_the_marker_keeps_the_microseconds_of_the_gathering(settings, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    from datetime import UTC, datetime
+
+    from consolidate.marker import read_marker, sessions_since
+
+    data = plan_dict(settings, [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "text": "x"}])],
+                     mark=True)  # fmt: skip
+    data["gathered_at"] = "2026-11-29T12:00:00.500000Z"
+    apply_plan(Plan.model_validate(data), write_scope(settings), journal_dir=journal_dir(settings))
+    assert (settings.memory_dir / ".last-consolidation").read_text() == "2026-11-29T12:00:00.500000Z\n"
+    marker = read_marker(settings.memory_dir)
+    assert marker == datetime(2026, 11, 29, 12, 0, 0, 500000, tzinfo=UTC)
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    second = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC).timestamp()
+    read, after = sessions / "read.jsonl", sessions / "after.jsonl"
+    for path, moment in ((read, second + 0.25), (after, second + 0.75)):  # both in the marker's second
+        path.write_text("{}\n")
+        os.utime(path, (moment, moment))
+    assert sessions_since(sessions, marker) == 1  # the one written before the gathering began is not since
+    os.utime(after, (second + 0.4, second + 0.4))
+    assert sessions_since(sessions, marker) == 0
+
+
 def test_undo_restores_every_byte_even_after_the_trash_is_emptied(settings, trash_dir: Path) -> None:  # type: ignore[no-untyped-def]
     before = snapshot_bytes(settings.memory_dir)
     _apply(

@@ -229,3 +229,26 @@ def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() ->
     (found,) = build_report([signal], memory).candidates
     assert found.category == "UPDATE"
     assert found.related == "- **Do not deploy before the tests pass.** Run `make check` first."
+
+
+def test_the_memory_reads_in_full_only_the_units_a_learning_is_compared_with() -> None:
+    from consolidate.discover import samerule
+
+    statements = [
+        (
+            "Deploy",
+            "**After the tests pass, deploy the build right away** with `make deploy` so staging runs it.",
+        ),
+        ("Release", "Bump the version in `pyproject.toml` before tagging a release."),
+        ("Style", "Keep functions short and name them for what they return."),
+    ]
+    samerule.read.cache_clear()
+    memory = Memory(statements)
+    assert samerule.read.cache_info().currsize == 0  # the index and the weights need only `content`
+    found = memory.restating("Once all the tests pass, deploy it ASAP so we try it on staging.")
+    assert found is not None and found.unit.members == (0,)
+    # the principle and the one unit that shares two words with it; the others are never read in full
+    assert samerule.read.cache_info().currsize == 2
+    said = samerule.read(statements[0][1])
+    told = samerule.content(statements[0][1])
+    assert (said.stems, said.anchors, said.anchor_words) == (told.stems, told.anchors, told.anchor_words)

@@ -222,6 +222,23 @@ def test_a_dream_with_nothing_left_lists_no_empty_table(example, tmp_path, capsy
     assert (example.memory_dir / ".last-consolidation").exists()
 
 
+def test_no_session_since_when_the_sessions_were_written_in_the_second_the_dream_began(  # type: ignore[no-untyped-def]
+    example, tmp_path, capsys
+) -> None:
+    import os
+    import time
+
+    while time.time() % 1 > 0.5:  # early in a second, so the dream begins in the same second
+        time.sleep(0.05)
+    now = time.time()
+    for path in example.transcripts_dir.glob("*.jsonl"):
+        os.utime(path, (now, now))
+    code, _, _ = dream(capsys, example, "--engine", script(tmp_path), "--yes")
+    assert code == 0 and (example.memory_dir / ".last-consolidation").exists()
+    assert main(["status", str(example.project), "--claude-home", str(example.claude_home)]) == 0
+    assert "sessions since: 0" in capsys.readouterr().out
+
+
 def test_plan_out_refuses_to_overwrite_what_is_not_a_plan(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     settings_json = tmp_path / "settings.json"
     settings_json.write_text('{"hooks": {}}\n')

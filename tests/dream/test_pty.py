@@ -49,8 +49,16 @@ class Terminal:
     def send(self, line: str) -> None:
         os.write(self.master, (line + "\n").encode())
 
-    def wait(self) -> int:
-        code = self.process.wait(timeout=30)
+    def wait(self, timeout: float = 60.0) -> int:
+        deadline = time.monotonic() + timeout
+        while self.process.poll() is None:  # read on while it runs: a full terminal would block it
+            assert time.monotonic() < deadline, f"still running; got:\n{self.seen[-2000:]}"
+            try:
+                if select.select([self.master], [], [], 0.2)[0]:
+                    self.seen += os.read(self.master, 65536).decode("utf-8", "replace")
+            except OSError:
+                time.sleep(0.05)
+        code = self.process.returncode
         try:
             while select.select([self.master], [], [], 0.2)[0]:
                 chunk = os.read(self.master, 65536)
