@@ -129,7 +129,7 @@ def evidence_of(signal: Signal) -> Evidence:
         session=signal.session,
         uuid=signal.uuid,
         timestamp=signal.timestamp,
-        quote=signal.quote,
+        quote=signal.quote.rstrip("\\").rstrip(),  # a stray escape the user typed at the end
         file=signal.file,
     )
 

@@ -105,11 +105,23 @@ def combine(cluster: list[Learning]) -> Learning:
     merged.frequency = sum(c.frequency for c in cluster if not _own_queue_item(c, cluster))
     merged.evidence = pooled_evidence(cluster)
     merged.queue_id = lead.queue_id or next((c.queue_id for c in cluster if c.queue_id), "")
-    merged.detail = max((c.detail for c in cluster), key=len)
+    merged.detail = speaker.detail or max(
+        (c.detail for c in cluster if detail_fits(c.detail, speaker)), key=len, default=""
+    )
     bonus = 0.05 * (len(cluster) - 1) + 0.05 * extra_sessions
     merged.confidence = round(min(0.98, lead.confidence + bonus), 2)
     merged.impact = round(min(1.0, max(c.impact for c in cluster) + 0.15 * extra_sessions), 2)
     return merged
+
+
+def detail_fits(detail: str, learning: Learning) -> bool:
+    """Is the detail about this learning: every code span it names (a command, a flag) said by the
+    principle, in code or in its words? "`x` without `--flag` failed: …" belongs to a rule about
+    `--flag`, never to another rule of the same session that merely names `x`."""
+    said = " ".join(learning.principle.lower().replace("`", " ").split())
+    return all(
+        " ".join(span.lower().split()) in said for span in re.findall(r"`([^`\n]+)`", detail) if span.strip()
+    )
 
 
 def _own_queue_item(candidate: Learning, cluster: list[Learning]) -> bool:

@@ -136,7 +136,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
-    from .quality import rejection_reason
+    from .quality import rejection_reason, wording_problem
     from .wishes import WISH_SOURCES, repeated_wishes
 
     echoes = [s for s in signals if s.kind == ECHO_KIND]
@@ -162,6 +162,20 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     if wished:
         stats["repeated_wishes"] = len(wished)
         kept.extend(wished)
+    complete: list[Learning] = []
+    for candidate in kept:  # worded, does it stand alone? When unsure, propose nothing
+        problem = (
+            ""
+            if candidate.kind in ("marker", "queue")
+            else wording_problem(candidate.principle, candidate.trigger)
+        )
+        if not problem:
+            complete.append(candidate)
+            continue
+        stats[f"dropped_{problem.replace(' ', '_')}"] += 1
+        if candidate.queue_id:
+            dropped_queue.append(candidate.queue_id)
+    kept = complete
     remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     nothing_remembered = not any(text.strip() for text in remembered)  # a first scan: no matcher at all
     matcher: Matcher | None = None  # read only when a candidate needs it

@@ -144,7 +144,7 @@ def fix_detail(head: str, before: str, after: str, error: str) -> str:
     """What the failed call said, whole: "`x` with `--bad` failed: error: unexpected argument." (nothing
     when its telling line is too long to quote whole)."""
     gist = error_gist(error).strip().rstrip(".")
-    if not gist or len(gist) > 160 or not head:
+    if not gist or len(gist) > 160 or not head or gist.endswith(":"):  # a line cut before what it names
         return ""
     removed, added = _difference(before, after)
     if removed:

@@ -44,7 +44,7 @@ from .samerule import (
     values_differ,
 )
 from .text import stems
-from .units import text_entries
+from .units import ruled, text_entries
 
 RECORDED = 0.8  # the share of the principle's content words a statement says to record it already
 RECORDED_JACCARD = 0.8  # or the two say nearly the same words, both ways
@@ -214,6 +214,9 @@ def _opposite(principle: str, statement: str) -> bool:
     sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
     against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
     in one says nothing of the rule another states."""
+    statement = ruled(statement)
+    if for_the_user(statement) and not for_the_user(principle):
+        return False  # "do not commit X" (the assistant) against "remind the user to commit X"
     if contradicts(principle, statement) and not negation_elsewhere(read(principle), read(statement)):
         return True
     single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
@@ -221,6 +224,18 @@ def _opposite(principle: str, statement: str) -> bool:
 
 
 _SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")
+_FOR_USER = lazy(
+    r"\b(?:remind|ask|tell|prompt|notify|warn)(?:s|ed|ing)?\b|\b(?:the\s+)?user(?:'s)?\s+"
+    r"(?:must|should|needs?\s+to|has\s+to|is\s+to|will|can|may|does|do|then\b|alone\b|manually\b)",
+    re.IGNORECASE,
+)
+
+
+def for_the_user(text: str) -> bool:
+    """Does the text (outside what a fence quotes) ask something of the user — the assistant reminding,
+    asking or telling the user to act, or the user named as who acts ("the user must merge")? A rule
+    about what the assistant itself does never contradicts it."""
+    return _FOR_USER.search(ruled(text)) is not None
 
 
 def _same_commands(principle: str, statement: str) -> bool:

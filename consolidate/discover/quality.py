@@ -12,7 +12,7 @@ from ..lazyre import lazy
 from ..secrets import has_secret
 from . import lexicon
 from .signals import Signal
-from .text import content_size, stems
+from .text import STOPWORDS, content_size, stems
 
 # Twins of the lexicon's patterns for lower-cased text (see `lexicon.lowered`).
 _LGENERIC, _LTRANSIENT, _LGENERALIZER, _LBEHAVIOUR = map(
@@ -131,7 +131,7 @@ INCIDENT = lazy(
 _NARRATIVE = lazy(
     r"^(?:i|i'?m|i'?ve|i'?d|we'?ve|we made|we are|we'?re|it seems|it looks|there (?:is|are)|here is|this is|"
     r"that is|that'?s|you (?:seem|said|mention|say|suggested|were|are|did)|what|why|how|where|who|which|is|are|"
-    r"do|does|did|can|could|would)\b",
+    r"do(?! not\b)|does|did|can|could|would)\b",
     re.IGNORECASE,
 )
 _ONE_OFF_EDIT = lazy(
@@ -208,6 +208,68 @@ def _generalises(principle: str) -> bool:
     if _LGENERALIZER.search(lowered) or _LBEHAVIOUR.search(lowered):
         return True
     return bool(_ALTERNATIVE.search(lowered) or _CONDITIONAL_BAN.search(lowered))
+
+
+# A trigger that ends before its object: an article, or a word that only qualifies a noun
+# ("When doing a multi-step:", "When writing the", "When making a non-trivial").
+_DANGLING_TRIGGER = lazy(
+    r"(?:\b(?:a|an|the|this|that|these|those|each|every|any|some|our|my|your)|"
+    r"\b(?:multi|non|single|semi|pre|post|self|cross|inter|sub|two|three|four|one|many)-[a-z]+)\s*$",
+    re.IGNORECASE,
+)
+# A pronoun that stands for a thing: what it stands for must be said before it.
+_PRONOUNS = frozenset({"it", "its", "it's", "they", "them", "their"})
+_LEADS = frozenset(
+    {"don't", "dont", "do", "not", "never", "always", "please", "no", "if", "when", "until", "once"}
+)
+_WORD = lazy(r"`[^`\n]+`|[\w'’-]+")
+# A reason that only points at what the conversation shared ("because of our circular references"):
+# the reader of the rule has never seen it.
+_POINTED_REASON = lazy(
+    r"\b(?:because of|due to|given)\s+(?:our|this|that|these|those|the usual|the same)\s+[\w\s'-]{1,40}[.!]?$",
+    re.IGNORECASE,
+)
+# A sentence about what an example does, ordering nothing ("`[1],[2]` makes each one a link").
+_EXAMPLE_DOES = lazy(
+    r"^[`\"“][^`\"”]+[`\"”]\s+(?:makes|gives|creates|produces|renders|turns|becomes|works|breaks|shows|"
+    r"displays|looks)\b",
+    re.IGNORECASE,
+)
+_ORDERS = lazy(
+    r"\b(?:must|should|always|never|only|instead|rather|prefer|use|don'?t|do not|not|required|needed)\b",
+    re.IGNORECASE,
+)
+
+
+def wording_problem(principle: str, trigger: str) -> str:
+    """Why a finished rule (its wording and trigger) is not complete enough to stand alone in memory,
+    or "": a trigger that ends before its object, a pronoun whose referent the rule never names, a
+    reason that points at what only the conversation knew, a sentence that says what an example
+    does and orders nothing. The discoverer has no surer wording at hand: it proposes nothing."""
+    if _DANGLING_TRIGGER.search(trigger.strip().rstrip(":")):
+        return "dangling trigger"
+    if _no_referent(principle):
+        return "no referent"
+    if _POINTED_REASON.search(principle.strip()):
+        return "unexplained reason"
+    if _EXAMPLE_DOES.match(principle.strip()) and not _ORDERS.search(principle):
+        return "no rule"
+    return ""
+
+
+def _no_referent(principle: str) -> bool:
+    """A pronoun with nothing before it that it can stand for: "Don't install it until it passes its
+    tests" (install what?); "Run `make` and fix it" has `make`."""
+    words = _WORD.findall(principle)
+    lowered = [w.lower().replace("’", "'") for w in words]
+    first = next((i for i, w in enumerate(lowered) if w in _PRONOUNS), None)
+    if first is None:
+        return False
+    before = lowered[:first]
+    while before and before[0] in _LEADS:
+        before.pop(0)
+    before = before[1:]  # the verb
+    return not any(w.startswith("`") or (w not in STOPWORDS and w not in _LEADS) for w in before)
 
 
 def task_for_now(principle: str) -> bool:

@@ -157,13 +157,19 @@ def topic_trigger(text: str, programs: frozenset[str] | None = None) -> str:
 _COMMIT_TEXT = lazy(r"\b(?:commit (?:message|subject|title|body)s?|subject lines?)\b", re.IGNORECASE)
 
 
+_PLAN_STEP = lazy(r"\b(?:as|in|at) (?:the )?(?:step \d+|first step|step (?:one|zero))\b", re.IGNORECASE)
+
+
 def _only_topic(text: str) -> str | None:
     """The trigger of the one topic the text talks about; "" when it names several (a rule that stops
     "after all commits so the user can review … and run the tests" is about none of them alone: when
     unsure, no trigger), None when it names none. A commit's message or subject line is about
-    writing a commit, whatever else it names."""
+    writing a commit, whatever else it names; a rule that says which step of a plan it is, about
+    planning a change."""
     if _COMMIT_TEXT.search(text):
         return "writing a commit"
+    if _PLAN_STEP.search(text):  # where in a plan it goes ("mention it as step 0"): about planning
+        return "planning a change"
     found = [trigger for pattern, trigger in _TOPICS[1:] if pattern.search(text)]
     if not found:
         return None

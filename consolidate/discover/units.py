@@ -69,3 +69,37 @@ def text_entries(texts: Iterable[str]) -> list[tuple[str, str, str]]:
     return [
         (str(n), heading, block) for n, text in enumerate(texts) for heading, block in markdown_blocks(text)
     ]
+
+
+_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^ {0,3}\1[ \t]*$", re.MULTILINE | re.DOTALL)
+_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+# a line of prose: a capitalised word, no shell syntax, ending as a sentence ends ("Committed abc123.")
+_PROSE = re.compile(r"^\s*[A-Z][a-z]+\b[^`$|&;<>=]*[.!?:]\s*$")
+
+
+def ruled(statement: str) -> str:
+    """The statement as a rule reads: the prose lines of fenced blocks (a message template, an example
+    of output) taken out, since they quote text, they order nothing; the commands of a fence stay."""
+    if "```" not in statement and "~~~" not in statement:
+        return statement
+
+    def commands(match: re.Match[str]) -> str:
+        kept = [line for line in match["body"].splitlines() if line.strip() and not _PROSE.match(line)]
+        return "\n".join(kept) + "\n" if kept else ""
+
+    return _FENCED.sub(commands, statement)
+
+
+def rule_lines(text: str) -> list[str]:
+    """The lines of a Markdown text that can state a rule: every line but the prose lines of its
+    fenced blocks (see `ruled`)."""
+    kept: list[str] = []
+    fence = ""
+    for line in text.splitlines():
+        opening = _FENCE_LINE.match(line)
+        if opening is not None and (not fence or opening[1].startswith(fence)):
+            fence = "" if fence else opening[1]
+        elif fence and _PROSE.match(line):
+            continue
+        kept.append(line)
+    return kept

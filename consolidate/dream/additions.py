@@ -26,7 +26,7 @@ from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, joins, key_of, replaces_a_rule, rule_after
+from .edits import editable, find_target, joins, key_of, quotes_a_template, replaces_a_rule, rule_after
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .placement import Place, beside
@@ -200,6 +200,10 @@ class _State:
         target = find_target(candidate, self.entries, self.taken)
         if target is not None and not editable(target, self.snapshot):
             target = None  # added next to it instead
+        if target is not None and candidate.category == "CONTRADICT" and quotes_a_template(candidate, target):
+            target = None  # no ground to replace a quoted message: judged as a learning of its own
+            candidate = candidate.model_copy(update={"category": "FILL_GAP", "related": ""})
+            places = placements(candidate)
         if target is not None and not joins(candidate, target):
             # no update of that block: a rule of its own, at a clean place of a fitting section
             candidate = candidate.model_copy(update={"category": "FILL_GAP"})

@@ -22,6 +22,7 @@ from memory_layout.pointers import LIST_MARKER, classify, strip_marker
 
 from ..discover.existing import same_subject
 from ..discover.text import stems
+from ..discover.units import ruled
 from ..models import Candidate
 from .learning import contradicted_topic, pointer_line, rule_block, topic_file, updated_topic
 from .orient import Snapshot
@@ -35,6 +36,10 @@ RESTATES, RESTATE_WORDS = (
     5,
 )  # a new rule that says this much of an old one (of at least 5 words) replaces it
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FORBIDDING = re.compile(
+    r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.I
+)
+_BANS = re.compile(r"^\W*(?:never|do not|don'?t|avoid|no)\b", re.I)
 
 
 @dataclass(frozen=True)
@@ -95,22 +100,35 @@ def editable(target: Remembered, snapshot: Snapshot) -> bool:
 
 def replaces_a_rule(candidate: Candidate, target: Remembered) -> bool:
     """May a CONTRADICT of this CLAUDE.md block replace the line it quotes? Only a line about what the
-    candidate is about (a good part of its words said by the candidate), never a heading, and never a
-    project description that merely shares a few words with it."""
+    candidate is about (a good part of its words said by the candidate), never a heading, never a
+    project description that merely shares a few words with it, and never a line of prose inside a
+    fence (`quotes_a_template`)."""
+    if quotes_a_template(candidate, target):
+        return False
     line, _ = _quoted_line(target.text, candidate.related)
     text = flat(strip_marker(line))
     return bool(text) and not text.startswith("#") and same_subject(candidate.principle, text)
+
+
+def quotes_a_template(candidate: Candidate, target: Remembered) -> bool:
+    """Is the line the candidate quotes prose inside a fence of the block (a message template, an
+    example of output)? Such a line quotes text; it states no rule to contradict."""
+    line, fenced = _quoted_line(target.text, candidate.related)
+    return fenced and ruled(f"```\n{line}\n```") == ""
 
 
 def joins(candidate: Candidate, target: Remembered) -> bool:
     """May an UPDATE of this CLAUDE.md block be written beside it? Beside a bullet (a sibling item), or
     nested under a numbered step whose action is the rule's own ("Bump …" under "2. Bump the version");
     a rule that restates the whole block replaces it, keeping its list marker — unless the block is a
-    numbered step: a step is never replaced (the list keeps its numbering and its shape). Never a loose
+    numbered step: a step is never replaced (the list keeps its numbering and its shape). Never an
+    order under a heading that forbids what it lists ("Operations Claude Cannot Perform"). Never a loose
     item after a paragraph or a code block, where it would split the text from what follows; never
     under an unrelated step."""
     if candidate.category != "UPDATE" or target.layer not in ("L0", "L1"):
         return True
+    if _FORBIDDING.search(target.section) and not _BANS.match(candidate.principle):
+        return False  # a list of what the assistant must not do never gains a rule that orders something
     if numbered(target.text):  # a step of a procedure is never replaced, only added to
         step = _action(strip_marker(target.text.splitlines()[0]))
         return bool(step) and step == _action(candidate.principle)

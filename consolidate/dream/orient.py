@@ -15,6 +15,7 @@ from pathlib import Path
 from memory_layout import INDEX, Entry, MemoryTree, load_memory_tree
 from memory_layout.document import MAX_DOCUMENT_BYTES
 
+from ..discover.units import rule_lines
 from ..fsutil import ABSENT, atomic_write, digest_file, read_regular
 from ..gitrepo import GitRepo
 from ..imports import imported_texts
@@ -114,7 +115,7 @@ def known_entries(
         for source, content in [(path, text), *imported]:  # what a CLAUDE.md imports is remembered too
             known.extend(
                 KnownEntry(layer, str(source), line.strip())
-                for line in content.splitlines()
+                for line in rule_lines(content)  # never a line a fence quotes (a message template)
                 if len(line.strip()) > 8
             )
     return known

@@ -3,6 +3,8 @@ shares a few words; two texts stating the same preference agree."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from consolidate.discover.existing import contradicts
 from consolidate.discover.matcher import Matcher, Verdict
 
@@ -54,4 +56,63 @@ def test_opposite_rules_still_contradict_and_a_timing_is_no_negation() -> None:
     assert contradicts("Do not commit the session files", "Remember to commit the session files.")
     assert not contradicts(
         "Don't install it until after it passes its tests", "After the tests pass, install the new version."
+    )
+
+
+# A message the assistant prints to the user, quoted in a fence, and a bash block of commands.
+TEMPLATE_MD = """# CLAUDE.md
+
+## Workflow
+
+**After a release build, remind about the build logs:**
+```
+Built release 1.2.
+
+Remember to upload the build logs.
+```
+
+**Before a release, check:**
+```bash
+make lint
+```
+"""
+
+
+def test_a_prose_line_inside_a_fence_is_a_template_never_a_rule_to_contradict() -> None:
+    rule = "Do not upload the build logs"
+    assert compare(rule, {"CLAUDE.md": TEMPLATE_MD}).category != "CONTRADICT"
+    # read line by line, as the dream hands CLAUDE.md to the discoverer, the template line is not there
+    from consolidate.dream.orient import known_entries
+    from memory_layout import MemoryTree
+
+    known = known_entries(MemoryTree(root=Path("/nowhere")), "", TEMPLATE_MD, Path("/u"), Path("/p"))
+    texts = [k.text for k in known]
+    assert "Remember to upload the build logs." not in texts
+    assert compare(rule, texts).category != "CONTRADICT"
+
+
+def test_a_command_inside_a_fence_still_reads_as_a_rule() -> None:
+    from consolidate.discover.units import ruled
+
+    assert "make lint" in ruled(TEMPLATE_MD) and "Remember to upload" not in ruled(TEMPLATE_MD)
+    long_command = "```bash\ncargo build --release --locked\n```"
+    from consolidate.discover.units import rule_lines
+
+    assert "cargo build --release --locked" in rule_lines(long_command)
+
+
+def test_a_rule_for_the_assistant_does_not_contradict_a_reminder_to_the_user() -> None:
+    rule = "Do not upload the build logs"
+    for reminder in (
+        "Remind the user to upload the build logs after each release.",
+        "The user must upload the build logs after each release.",
+    ):
+        assert compare(rule, {"CLAUDE.md": f"# CLAUDE.md\n\n{reminder}\n"}).category != "CONTRADICT"
+    # the same rule against an order to the assistant is a contradiction
+    order = "# CLAUDE.md\n\nUpload the build logs after each release.\n"
+    assert compare(rule, {"CLAUDE.md": order}).category == "CONTRADICT"
+    # and a rule about the reminder itself contradicts the reminder
+    reminded = "# CLAUDE.md\n\nRemind the user to upload the build logs after each release.\n"
+    assert compare("Never remind the user to upload the build logs", {"CLAUDE.md": reminded}).category == (
+        "CONTRADICT"
     )

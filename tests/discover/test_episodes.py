@@ -178,7 +178,9 @@ def _exchange(writer: SessionWriter, pause: timedelta) -> tuple[str, str]:
     writer.assistant("You already fixed it. Shall I amend the commit?")
     writer.clock += pause
     writer.user("does it make sense to you?")
-    writer.assistant("Yes — `[10],[11]` makes each one a separate markdown reference link.")
+    writer.assistant(
+        "Yes — write `[10],[11]`, not `[10][11]`, so each one is a separate markdown reference link."
+    )
     request = writer.user("add that to CLAUDE.md")
     writer.assistant("Added.")
     return remark, request

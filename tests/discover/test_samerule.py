@@ -216,8 +216,8 @@ def test_a_restated_candidate_is_an_update_naming_the_statement_in_the_scan() ->
 
     signal = make_signal(
         "preference",
-        "Don't deploy it until after it passes its tests",
-        quote="don't deploy it until after it passes its tests",
+        "Don't deploy the service until after it passes its tests",
+        quote="don't deploy the service until after it passes its tests",
         session="s1",
         uuid="u1",
         timestamp="2026-01-01T00:00:00Z",

@@ -244,3 +244,21 @@ def test_a_set_aside_learning_quotes_the_item_that_states_it_not_the_lead_in(acm
     assert proposal["skipped"]["reason"] == "already recorded"
     assert "already recorded as “- `npm dedupe` - deduping rewrites the lock”" in out, out
     assert text == LOCKED_COMMANDS
+
+
+def test_an_order_never_joins_a_list_of_what_the_assistant_must_not_do() -> None:
+    from consolidate.dream.edits import joins
+    from consolidate.dream.remembered import Remembered
+    from consolidate.models import Candidate
+
+    def update(principle: str) -> Candidate:
+        return Candidate.model_validate(candidate(principle, category="UPDATE"))
+
+    banned = Remembered(
+        "L1", "/p/CLAUDE.md", "Operations Claude Cannot Perform", "- Amending commits with logs"
+    )
+    order = update("Stop after every commit so the user can amend the logs")
+    assert not joins(order, banned)
+    assert joins(update("Never amend commits that hold the logs"), banned)
+    listed = Remembered("L1", "/p/CLAUDE.md", "Workflow", "- Amend commits with the logs")
+    assert joins(order, listed)
