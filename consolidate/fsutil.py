@@ -15,11 +15,29 @@ if TYPE_CHECKING:
 
 
 __all__ = [
-    "ABSENT", "NotRegularFile", "atomic_write", "digest_bytes", "digest_file", "is_regular", "read_regular",
+    "ABSENT", "NotRegularFile", "atomic_write", "code_fingerprint", "digest_bytes", "digest_file", "is_regular",
+    "read_regular",
 ]  # fmt: skip
 
 ABSENT = "absent"
 KILL_ENV = "CONSOLIDATE_KILL_BEFORE_RENAME"  # tests and the kill bench: die with a temp file of this name
+
+
+def code_fingerprint(directories: tuple[Path, ...], files: tuple[Path, ...] = ()) -> str:
+    """Size and mtime of every module in `directories` and of `files`: what a cache built by that code
+    keys on, so an upgrade or an edit of the code builds it again."""
+    paths: list[str] = []
+    for directory in directories:
+        with os.scandir(directory) as entries:
+            paths += sorted(entry.path for entry in entries if entry.name.endswith(".py"))
+    parts: list[str] = []
+    for path in [*paths, *map(str, files)]:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
+    return "\n".join(parts)
 
 
 def digest_bytes(data: bytes) -> str:

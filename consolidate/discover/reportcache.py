@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import atomic_write
+from ..fsutil import atomic_write, code_fingerprint
 from .echopool import Echo
 from .report import Evidence, Learning, ScanReport
 from .signals import Signal
@@ -76,16 +75,7 @@ def _key(signals: Sequence[Signal | Echo], memory: Mapping[str, str] | list[str]
 
 def _code_fingerprint() -> str:
     """Size and mtime of every module of the discoverer and of the few others it calls."""
-    parts: list[str] = []
-    with os.scandir(_HERE) as entries:
-        paths = sorted(entry.path for entry in entries if entry.name.endswith(".py"))
-    for path in [*paths, *map(str, _SOURCES)]:
-        try:
-            stat = os.stat(path)
-        except OSError:
-            continue
-        parts.append(f"{path}:{stat.st_size}:{stat.st_mtime_ns}")
-    return "\n".join(parts)
+    return code_fingerprint((_HERE,), _SOURCES)
 
 
 def _load(path: Path, key: str) -> ScanReport | None:

@@ -8,11 +8,14 @@ file was truncated or replaced, the whole transcript is read again.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 
+from ..fsutil import code_fingerprint
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
 from ..transcripts.records import Record
@@ -21,11 +24,23 @@ from ..transcripts.state import Change, FileState, ScanState, classify_change, s
 from .carry import CARRY_RECORDS, CarryStore
 from .signals import Signal
 
-DETECTOR_VERSION = 5  # bump whenever detection changes: cached signals are then recomputed
+DETECTOR_VERSION = 5  # with the code's fingerprint (`detector_version`): a change recomputes cached signals
 # Context for appended records is kept only for sessions active lately (a live session): one that
 # resumes after a longer pause is simply read again in full.
 CARRY_MAX_AGE = 6 * 3600
 _CHAIN_TYPES = frozenset({"user", "assistant"})
+
+
+@cache
+def detector_version() -> str:
+    """DETECTOR_VERSION and a digest of the size and mtime of the modules that read transcripts and detect
+    signals: after an upgrade or any edit of that code, cached signals are computed again."""
+    package = Path(__file__).resolve().parents[1]
+    fingerprint = code_fingerprint(
+        (package / "discover", package / "transcripts"),
+        (package / "lazyre.py", package / "secrets.py", package / "secret_rules.py"),
+    )
+    return f"{DETECTOR_VERSION}:{hashlib.blake2b(fingerprint.encode(), digest_size=8).hexdigest()}"
 
 
 @dataclass
@@ -59,7 +74,7 @@ class SignalCache:
     def scan(self, file: TranscriptFile) -> FileScan:
         key = state_key(file.path)
         previous = self.state.files.get(key)
-        if previous is not None and previous.data.get("version") != DETECTOR_VERSION:
+        if previous is not None and previous.data.get("version") != detector_version():
             previous = None
         if previous is None:
             return self._full(key, file, Change.NEW)
@@ -122,7 +137,7 @@ class SignalCache:
     def _remember(self, key: str, state: FileState, signals: list[Signal], active: list[Record]) -> None:
         if not self.keep:
             return
-        state.data = {"version": DETECTOR_VERSION, "signals": [s.to_dict() for s in signals]}
+        state.data = {"version": detector_version(), "signals": [s.to_dict() for s in signals]}
         self.state.files[key] = state
         self._changed = True
         if active and time.time() - _last_activity(active) < CARRY_MAX_AGE:

@@ -102,6 +102,21 @@ def test_unchanged_sessions_come_from_the_cache_and_appends_are_read_once(settin
     assert sorted(c.kind for c in appended.candidates) == ["correction", "error-fix"]
 
 
+def test_signals_cached_by_other_code_are_computed_again(settings: Settings, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from consolidate.discover import scanner
+
+    _session(settings.layout.transcripts_dir, "s", "no, use pnpm instead of npm", datetime.now(UTC))
+    since = datetime(2026, 1, 1, tzinfo=UTC)
+    discover(settings, since=since)
+    assert discover(settings, since=since).stats["files_unchanged"] == 1
+    scanner.detector_version.cache_clear()  # an upgrade: the detecting modules changed
+    monkeypatch.setattr(scanner, "code_fingerprint", lambda *_: "other code")
+    again = discover(settings, since=since)
+    assert again.stats.get("files_unchanged", 0) == 0 and again.stats["lines"] > 0
+    assert [c.kind for c in again.candidates] == ["correction"]
+    scanner.detector_version.cache_clear()
+
+
 def test_a_rewind_in_appended_records_rereads_the_session(settings: Settings) -> None:
     directory = settings.layout.transcripts_dir
     writer = SessionWriter("rw", start=datetime.now(UTC) - timedelta(hours=1))
