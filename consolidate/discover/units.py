@@ -72,7 +72,7 @@ def text_entries(texts: Iterable[str]) -> list[tuple[str, str, str]]:
 
 
 _FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(?P<body>.*?)^ {0,3}\1[ \t]*$", re.MULTILINE | re.DOTALL)
-_FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+FENCE_LINE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a line that opens or closes a fence
 # a line of prose: a capitalised word, no shell syntax, ending as a sentence ends ("Committed abc123.")
 _PROSE = re.compile(r"^\s*[A-Z][a-z]+\b[^`$|&;<>=]*[.!?:]\s*$")
 
@@ -96,7 +96,7 @@ def rule_lines(text: str) -> list[str]:
     kept: list[str] = []
     fence = ""
     for line in text.splitlines():
-        opening = _FENCE_LINE.match(line)
+        opening = FENCE_LINE.match(line)
         if opening is not None and (not fence or opening[1].startswith(fence)):
             fence = "" if fence else opening[1]
         elif fence and _PROSE.match(line):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from memory_layout.pointers import LIST_MARKER
 
 from ..discover.text import stems
-from ..discover.units import markdown_blocks
+from ..discover.units import FENCE_LINE, markdown_blocks
 from .edits import rule_after
 
 NEAR = 0.3  # the weighted share of the rule's stems a block must say to be its neighbour
@@ -27,7 +27,6 @@ NEAR_MANY = 0.25  # enough when they share this many stems or more
 MANY = 4
 MIN_SHARED = 2
 _TABLE = re.compile(r"^\s*\|")
-_FENCED = re.compile(r"^ {0,3}(?:`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -83,7 +82,7 @@ def beside(text: str, rule: str, principle: str) -> Place | None:
 def _prose(block: str) -> bool:
     """A block a rule can sit beside: not a table, not code alone."""
     first = block.lstrip().splitlines()[0] if block.strip() else ""
-    return bool(first) and not _TABLE.match(first) and not _FENCED.match(first)
+    return bool(first) and not _TABLE.match(first) and not FENCE_LINE.match(first)
 
 
 def _end_of_list(blocks: list[tuple[str, str]], position: int) -> int:
