@@ -26,7 +26,16 @@ from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, joins, key_of, quotes_a_template, replaces_a_rule, rule_after
+from .edits import (
+    editable,
+    find_target,
+    joins,
+    key_of,
+    orders_under_ban,
+    quotes_a_template,
+    replaces_a_rule,
+    rule_after,
+)
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .placement import Place, beside
@@ -627,15 +636,17 @@ def claude_md_section(snapshot: Snapshot, candidate: Candidate) -> str:
     starts it: "Build Commands" finds "Build Commands — Dogfood tspec"), else a default."""
     text = snapshot.user_claude_md if candidate.layer == "L0" else snapshot.project_claude_md
     headings = [m[1].strip() for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)]
-    for wanted in (p.strip() for p in candidate.section.split("/") if p.strip()):
+    named = [p.strip() for p in candidate.section.split("/") if p.strip()]
+    for wanted in named:
         folded = wanted.casefold()
         found = next((h for h in headings if h.casefold() == folded), None) or next(
             (h for h in headings if h.casefold().startswith(folded)), None
         )
-        if found:
+        if found and not orders_under_ban(found, candidate.principle):
             return found
-    if candidate.section.strip():
-        return candidate.section.split("/")[0].strip()
+    named = [n for n in named if not orders_under_ban(n, candidate.principle)]
+    if named:
+        return named[0]
     return "Preferences" if candidate.layer == "L0" else "Gotchas"
 
 
