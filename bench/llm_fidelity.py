@@ -5,7 +5,9 @@ For every case of REPORTS that has a `signal-discoverer.json` and a matching cas
 never written), `consolidate dream --engine reports:<dir> --json` builds the plan, and each non-NOISE
 candidate of the report is followed into it:
 
-- intact — one proposal writes every content word of the candidate's principle;
+- intact — one proposal writes every content word of the candidate's principle (a sentence that tells
+  what happened in the sessions, "The user rejected …", is moved to the review note, not written:
+  counted apart);
 - cut — a proposal carries it, but words of the principle are missing from what it writes;
 - dropped — no proposal carries it; the plan says why (already recorded, waiting in the backlog, a
   secret, a skill suggestion, a quality rule) or it is lost without a word.
@@ -43,6 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from consolidate.dream.additions import session_story  # noqa: E402
 from consolidate.dream.similarity import STOP  # noqa: E402
 from memory_layout.wellformed import line_problems, text_problems  # noqa: E402
 
@@ -86,6 +89,7 @@ class Outcome:
     matched: str = ""  # for "already recorded": the entry it matched
     verdict: str = ""  # right | wrong | unchecked
     missing: list[str] = field(default_factory=list)
+    story: int = 0  # sentences of the principle and why telling the session's story, moved to the note
 
     @property
     def key(self) -> str:
@@ -178,7 +182,9 @@ def follow(case: str, index: int, candidate: dict[str, Any], plan: dict[str, Any
     outcome = Outcome(
         case, index, principle, list(layers), str(candidate.get("category", "FILL_GAP")), "dropped"
     )
-    words = content_words(principle)
+    kept, told = session_story(principle, keep_first=True)  # the session's story is moved to the note
+    outcome.story = len(told) + len(session_story(str(candidate.get("why", "")))[1])
+    words = content_words(kept)
     best, best_id, best_missing, best_skip = 0.0, "", sorted(words), None
     for proposal in plan.get("proposals", []):
         if "discoverer" not in proposal.get("sources", []):
@@ -358,6 +364,7 @@ def summary(results: list[CaseResult]) -> dict[str, Any]:
         "lines_written": sum(r.lines for r in results),
         "broken_lines": sum(len(r.broken) for r in results),
         "recorded_drops": sum(o.reason == "recorded" for o in dropped),
+        "story_sentences_to_note": sum(o.story for o in outcomes),
     }
 
 

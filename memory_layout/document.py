@@ -340,6 +340,14 @@ class Document:
         first = split_lines(following.text)[0].strip() if following is not None else ""
         if following is not None and following.kind != "entry" and first and not first.startswith("#"):
             self.blocks.insert(anchor + 1, Block("other", self.newline))
+        elif (
+            following is not None
+            and following.kind == "heading"
+            and anchor > 0
+            and self._ends_blank(anchor - 1)
+        ):
+            # after the section's prose and the blank line that closed it: the blank stays before the heading
+            self.blocks.insert(anchor + 1, Block("other", self.newline))
 
     def replace_section_entries(self, section: str, texts: list[str]) -> None:
         """Put `texts` where the section's entries were (used when a section moves to a cluster)."""

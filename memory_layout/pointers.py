@@ -8,6 +8,7 @@ A link with nothing to say about when to open it is a bare pointer: loaded every
 
 from __future__ import annotations
 
+import bisect
 import posixpath
 import re
 from collections.abc import Callable
@@ -45,6 +46,46 @@ _TRIGGER = re.compile(
 _ARROW_TAIL = re.compile(r"\s*(?:→|->|=>)\s*(?:see\s+)?$", re.IGNORECASE)
 _FILLER = re.compile(r"(?:→|->|=>|—|–|-|:|\.|,|;|\(|\)|\bsee\b|\bdetails?\b|\bmore\b|\s)+", re.IGNORECASE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)[^\n]*?(?<!`)\1(?!`)")
+
+
+def _code_regions(text: str) -> list[tuple[int, int]]:
+    """The (start, end) of every fenced block and inline code span of `text`: a `[[bin]]` or
+    `[x](y.md)` written as code is an example, never a link to follow, check or rewrite."""
+    if "`" not in text and "~~~" not in text:
+        return []
+    regions: list[tuple[int, int]] = []
+    position = 0
+    prose: list[tuple[int, int]] = []
+    while (opening := _FENCE_OPEN.search(text, position)) is not None:
+        prose.append((position, opening.start()))
+        fence = opening[1]
+        closer = re.compile(rf"^ {{0,3}}{re.escape(fence[0])}{{{len(fence)},}}[ \t]*$", re.MULTILINE)
+        line_end = text.find("\n", opening.end())
+        closing = closer.search(text, line_end + 1) if line_end != -1 else None
+        end = closing.end() if closing else len(text)
+        regions.append((opening.start(), end))
+        position = end
+    prose.append((position, len(text)))
+    for start, end in prose:
+        regions.extend(m.span() for m in _CODE_SPAN.finditer(text, start, end))
+    return sorted(regions)
+
+
+def _in_code(regions: list[tuple[int, int]], index: int) -> bool:
+    at = bisect.bisect_right(regions, (index, 1 << 62)) - 1
+    return at >= 0 and regions[at][0] <= index < regions[at][1]
+
+
+def _outside_code(pattern: re.Pattern[str], text: str) -> list[re.Match[str]]:
+    regions = _code_regions(text)
+    return [m for m in pattern.finditer(text) if not _in_code(regions, m.start())]
+
+
+def _sub_outside_code(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str) -> str:
+    regions = _code_regions(text)
+    return pattern.sub(lambda m: m.group(0) if _in_code(regions, m.start()) else replace(m), text)
 
 
 def strip_marker(line: str) -> str:
@@ -60,13 +101,13 @@ def is_memory_target(target: str) -> bool:
 
 
 def find_links(text: str) -> list[Link]:
-    """Markdown links and `[[wiki]]` links to memory files, in order of appearance."""
+    """Markdown links and `[[wiki]]` links to memory files, in order of appearance (none in code)."""
     found: list[tuple[int, Link]] = []
-    for match in _MD_LINK.finditer(text):
+    for match in _outside_code(_MD_LINK, text):
         target = match["target"].strip("<>")
         if is_memory_target(target):
             found.append((match.start(), Link(match["text"], target)))
-    for match in _WIKI_LINK.finditer(text):
+    for match in _outside_code(_WIKI_LINK, text):
         name = match["name"].strip()
         target = name if name.lower().endswith(".md") else f"{name}.md"
         found.append((match.start(), Link(name, target)))
@@ -136,7 +177,7 @@ def unlink(text: str, dead: Callable[[str], bool]) -> str:
             return match.group(0)
         return match["text"] if match.re is _MD_LINK else match["name"].strip()
 
-    return _WIKI_LINK.sub(plain, _MD_LINK.sub(plain, text))
+    return _sub_outside_code(_WIKI_LINK, plain, _sub_outside_code(_MD_LINK, plain, text))
 
 
 def retarget_links(text: str, target_of: Callable[[str], str | None]) -> str:
@@ -152,12 +193,14 @@ def retarget_links(text: str, target_of: Callable[[str], str | None]) -> str:
         label = match["name"].strip() if wiki else match["text"]
         return label if new is None else f"[{label}]({new})"
 
-    return _WIKI_LINK.sub(move, _MD_LINK.sub(move, text))
+    return _sub_outside_code(_WIKI_LINK, move, _sub_outside_code(_MD_LINK, move, text))
 
 
 def has_broken_link(text: str) -> bool:
     """Text with link syntax (`](`) that does not parse as a link, e.g. a target with a space."""
-    return text.count("](") > len(_MD_LINK.findall(text))
+    regions = _code_regions(text)
+    syntax = sum(1 for m in re.finditer(r"\]\(", text) if not _in_code(regions, m.start()))
+    return syntax > len(_outside_code(_MD_LINK, text))
 
 
 def rebase_links(text: str, source_dir: str, target_dir: str) -> str:
@@ -175,4 +218,4 @@ def rebase_links(text: str, source_dir: str, target_dir: str) -> str:
             new_target = f"<{new_target}>"
         return match.group(0).replace(f"({match['target']}", f"({new_target}", 1)
 
-    return _MD_LINK.sub(rewrite, text)
+    return _sub_outside_code(_MD_LINK, rewrite, text)

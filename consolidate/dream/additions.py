@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_layout import INDEX
-from memory_layout.wellformed import line_problems
+from memory_layout.wellformed import code_spans, line_problems
 
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
@@ -26,7 +26,16 @@ from ..secrets import has_secret, redact, without_secrets
 from .backlog import Backlog, learning_id
 from .drafts import TYPE_SECTIONS, Draft, plain
 from .edits import edit as edit_changes
-from .edits import editable, find_target, joins, key_of, quotes_a_template, replaces_a_rule, rule_after
+from .edits import (
+    editable,
+    find_target,
+    joins,
+    key_of,
+    orders_under_ban,
+    quotes_a_template,
+    replaces_a_rule,
+    rule_after,
+)
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .placement import Place, beside
@@ -100,9 +109,14 @@ def normalize(candidate: Candidate) -> Candidate:
     of the detail that speaks to the reviewer of this run ("check … before applying") is a note, shown
     in the review and never written."""
     kept, notes = reviewer_sentences(candidate.detail)
+    principle, told = session_story(candidate.principle, keep_first=True)
+    why, told_why = session_story(candidate.why)
+    notes += told + told_why
     if notes:
         note = " ".join(part for part in (candidate.note.strip(), *notes) if part)
-        candidate = candidate.model_copy(update={"detail": kept, "note": note})
+        candidate = candidate.model_copy(
+            update={"detail": kept, "note": note, "principle": principle, "why": why}
+        )
     match = _CONDITION.match(candidate.principle.strip())
     if match and not _MAIN_CLAUSE.search(match["cond"]):  # "When X, make Y: …" is the rule, not its condition
         candidate = candidate.model_copy(
@@ -122,6 +136,51 @@ _FOR_REVIEWER = re.compile(
     r"\b(?:this run|before applying|(?:removed from|not in|not visible in) the transcripts?)\b", re.IGNORECASE
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+
+
+_STORY = re.compile(
+    r"^(?:(?:the|this|our)\s+)?(?:user|users|reviewer|assistant|claude)\s+(?:\w+\s+){0,2}?"
+    r"(?:rejected|asked|corrected|pointed\s+out|had\s+to|complained|objected|interrupted|reminded|stopped|"
+    r"queued|noticed|approved|wanted)\b"
+    r"|\b(?:was|were|got)\s+(?:rejected|interrupted|corrected)\b"
+    r"|\bin\s+(?:one|two|three|both|several|these|those|the)\s+sessions?\b",
+    re.IGNORECASE,
+)
+
+
+_STORY_WORD = re.compile(
+    r"\b(?:user|users|reviewer|assistant|claude|rejected|interrupted|corrected|sessions?)\b", re.I
+)
+
+
+def session_story(text: str, *, keep_first: bool = False) -> tuple[str, list[str]]:
+    """`text` without the sentences (or `;` clauses) that tell what happened in the sessions ("The
+    user rejected a subject-only commit.") — memory states the rule and why it holds; the evidence
+    tells the story — and those parts. With `keep_first`, the first sentence (the rule itself) always
+    stays. Text of several lines (a list, code) is left whole; code spans are never split."""
+    if "\n" in text.strip() or not _STORY_WORD.search(text):
+        return text, []
+    spans = [text[a:b] for a, b in code_spans(text)[0]]
+    masked = text
+    for number, span in enumerate(spans):
+        masked = masked.replace(span, f"\x00{number}\x00", 1)
+
+    def unmask(part: str) -> str:
+        return re.sub("\x00(\\d+)\x00", lambda m: spans[int(m[1])], part)
+
+    kept: list[str] = []
+    told: list[str] = []
+    for index, sentence in enumerate(_SENTENCE_END.split(masked.strip())):
+        clauses = sentence.split("; ")
+        first = keep_first and index == 0  # the rule itself (the first clause) always stays
+        stays = [c for n, c in enumerate(clauses) if (first and n == 0) or not _STORY.search(c)]
+        told += [unmask(c) for n, c in enumerate(clauses) if not (first and n == 0) and _STORY.search(c)]
+        if stays:
+            joined = "; ".join(stays)
+            kept.append(joined if joined.rstrip().endswith((".", "!", "?")) else joined.rstrip() + ".")
+    if not told:
+        return text, []
+    return unmask(" ".join(kept)), told
 
 
 def reviewer_sentences(detail: str) -> tuple[str, list[str]]:
@@ -627,15 +686,17 @@ def claude_md_section(snapshot: Snapshot, candidate: Candidate) -> str:
     starts it: "Build Commands" finds "Build Commands — Dogfood tspec"), else a default."""
     text = snapshot.user_claude_md if candidate.layer == "L0" else snapshot.project_claude_md
     headings = [m[1].strip() for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*\s*$", text, re.MULTILINE)]
-    for wanted in (p.strip() for p in candidate.section.split("/") if p.strip()):
+    named = [p.strip() for p in candidate.section.split("/") if p.strip()]
+    for wanted in named:
         folded = wanted.casefold()
         found = next((h for h in headings if h.casefold() == folded), None) or next(
             (h for h in headings if h.casefold().startswith(folded)), None
         )
-        if found:
+        if found and not orders_under_ban(found, candidate.principle):
             return found
-    if candidate.section.strip():
-        return candidate.section.split("/")[0].strip()
+    named = [n for n in named if not orders_under_ban(n, candidate.principle)]
+    if named:
+        return named[0]
     return "Preferences" if candidate.layer == "L0" else "Gotchas"
 
 

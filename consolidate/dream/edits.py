@@ -127,7 +127,7 @@ def joins(candidate: Candidate, target: Remembered) -> bool:
     under an unrelated step."""
     if candidate.category != "UPDATE" or target.layer not in ("L0", "L1"):
         return True
-    if _FORBIDDING.search(target.section) and not _BANS.match(candidate.principle):
+    if orders_under_ban(target.section, candidate.principle):
         return False  # a list of what the assistant must not do never gains a rule that orders something
     if numbered(target.text):  # a step of a procedure is never replaced, only added to
         step = _action(strip_marker(target.text.splitlines()[0]))
@@ -135,6 +135,12 @@ def joins(candidate: Candidate, target: Remembered) -> bool:
     if _restates(target.text, candidate):
         return True
     return LIST_MARKER.match(target.text) is not None
+
+
+def orders_under_ban(heading: str, principle: str) -> bool:
+    """Would this rule order something under a heading that lists what must not be done
+    ("Git Operations Claude Cannot Perform")? A ban ("Never …") may join such a list; an order may not."""
+    return bool(_FORBIDDING.search(heading)) and not _BANS.match(flat(principle))
 
 
 def numbered(block: str) -> bool:

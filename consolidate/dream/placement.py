@@ -20,7 +20,7 @@ from memory_layout.pointers import LIST_MARKER
 
 from ..discover.text import stems
 from ..discover.units import FENCE_LINE, markdown_blocks
-from .edits import rule_after
+from .edits import orders_under_ban, rule_after
 
 NEAR = 0.3  # the weighted share of the rule's stems a block must say to be its neighbour
 NEAR_MANY = 0.25  # enough when they share this many stems or more
@@ -55,8 +55,8 @@ def beside(text: str, rule: str, principle: str) -> Place | None:
     total = sum(weight(s) for s in wanted)
     best: tuple[float, int, int] | None = None  # (score, shared, position)
     for position, (heading, block) in enumerate(blocks):
-        if not heading or not _prose(block):
-            continue
+        if not heading or not _prose(block) or orders_under_ban(heading, principle):
+            continue  # never an order in a list of what must not be done
         shared = wanted & said[position]
         score = sum(weight(s) for s in shared) / total
         near = score >= NEAR and len(shared) >= MIN_SHARED or score >= NEAR_MANY and len(shared) >= MANY

@@ -315,3 +315,13 @@ def test_crash_after_any_step_is_recoverable(settings, crash_at: int) -> None:  
             pass
     latest_undoable(journal_dir(settings)).restore()
     assert snapshot_bytes(settings.memory_dir) == before
+
+
+def test_an_entry_quoting_toml_array_tables_applies(settings) -> None:  # type: ignore[no-untyped-def]
+    text = "**When adding a binary:** declare it as a `[[bin]]` table in Cargo.toml."
+    report = _apply(
+        settings,
+        [proposal("P1", "ADD", [{"op": "add_entry", "file": "MEMORY.md", "section": "Project", "text": text}])],
+    )
+    assert [r.status for r in report.results] == ["done"]
+    assert f"- {text}\n" in (settings.memory_dir / "MEMORY.md").read_text()

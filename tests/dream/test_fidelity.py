@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from consolidate.cli import main
-from consolidate.dream.additions import normalize
+from consolidate.dream.additions import normalize, session_story
 from consolidate.dream.titles import mend, title_of, write_title
 from consolidate.models import Candidate
 from memory_layout.wellformed import line_problems, text_problems
@@ -381,6 +381,43 @@ def test_what_the_agent_says_to_the_reviewer_is_shown_and_never_written(acme, ca
     written = _written(plan, "P1")
     assert "The tag is `vX.Y.Z`." in written and "Push the tag after the branch." in written
     assert "this run" not in written and "before applying" not in written
+
+
+def test_what_happened_in_the_sessions_is_shown_to_the_reviewer_and_never_written(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    story = "The user rejected a subject-only commit and asked for a body."
+    found = candidate(
+        f"Every commit message has a body of a sentence or two on what changed and why. {story}",
+        trigger="writing a commit message",
+        why="Reviewers read the body, not the diff; the user rejected two commits for this reason.",
+    )
+    code, out, err = acme.dream(capsys, acme.report(found), "--dry-run")
+    assert code == 0, err
+    assert story in out and "the user rejected two commits for this reason." in out  # in the note
+    plan = acme.plan(capsys, acme.report(found, name="again"))
+    written = _written(plan, "P1")
+    assert "Every commit message has a body of a sentence or two on what changed and why." in written
+    assert "Reviewers read the body, not the diff." in written
+    assert "rejected" not in written and "asked for" not in written
+
+
+@pytest.mark.parametrize(
+    ("text", "kept", "told"),
+    [
+        (
+            "Ask before pushing. The user wants every push reviewed.",
+            "Ask before pushing. The user wants every push reviewed.",
+            [],
+        ),
+        (
+            "Run `make fmt`, not `cargo fmt`; in two sessions `cargo fmt` was rejected.",
+            "Run `make fmt`, not `cargo fmt`.",
+            ["in two sessions `cargo fmt` was rejected."],
+        ),
+        ("The user rejected it.", "The user rejected it.", []),  # the rule itself always stays
+    ],
+)
+def test_session_story_keeps_the_rule_and_its_present_reasons(text: str, kept: str, told: list[str]) -> None:
+    assert session_story(text, keep_first=True) == ((kept, told) if told else (text, []))
 
 
 @pytest.mark.parametrize(

@@ -51,3 +51,45 @@ def test_a_reminder_for_the_user_to_do_the_forbidden_thing_is_still_proposed(acm
     assert "forbids" not in out and "set aside" not in out and "already recorded" not in out
     assert "[ADD]" in out
     assert "Remind the user to amend the session files before bumping the version" in out
+
+
+def test_a_rule_that_orders_never_joins_the_list_of_what_must_not_be_done(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Git Operations the Assistant Cannot Perform\n\n"
+        + "- `git rebase` - rewrites history the session files point at\n"
+        + "- Amending commits with session files\n"
+    )
+    follow_up = candidate(
+        "When a follow-up belongs to the last unpushed commit, stage it and ask the user to amend it in",
+        layers=["L1"],
+        category="FILL_GAP",
+        section="Git Operations the Assistant Cannot Perform",
+    )
+    code, out, err = acme.dream(capsys, acme.report(follow_up), "--yes")
+    assert code == 0, err
+    text = acme.claude_md.read_text()
+    banned = text.split("## Git Operations the Assistant Cannot Perform", 1)[1].split("\n## ", 1)[0]
+    assert "stage it and ask the user" in text and "stage it and ask the user" not in banned
+    assert (
+        banned
+        == "\n\n- `git rebase` - rewrites history the session files point at\n- Amending commits with session files\n"
+    )
+
+
+def test_a_ban_may_join_the_list_of_what_must_not_be_done(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Git Operations the Assistant Cannot Perform\n\n"
+        + "- Amending commits with session files\n"
+    )
+    ban = candidate(
+        "Never run git reset on a commit that holds the session files",
+        layers=["L1"],
+        category="FILL_GAP",
+        section="Git Operations the Assistant Cannot Perform",
+    )
+    code, out, err = acme.dream(capsys, acme.report(ban), "--yes")
+    assert code == 0, err
+    banned = acme.claude_md.read_text().split("## Git Operations the Assistant Cannot Perform", 1)[1]
+    assert "git reset" in banned

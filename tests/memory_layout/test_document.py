@@ -203,3 +203,17 @@ def test_find_entry_places_match_a_walk_after_every_kind_of_edit() -> None:
         for entry in doc.entries():
             assert doc.find_entry(entry.text) == next(e for e in doc.entries() if e.text == entry.text)
     assert doc._places is not None
+
+
+def test_an_entry_after_a_sections_prose_keeps_the_blank_line_before_the_next_heading() -> None:
+    doc = parse_document("# T\n\n## Build\n\nAlways build with make.\n\n## Next\n\n- b\n")
+    doc.add_entry("Build", "**When formatting:** run `make fmt`.")
+    assert doc.render() == (
+        "# T\n\n## Build\n\nAlways build with make.\n\n- **When formatting:** run `make fmt`.\n\n## Next\n\n- b\n"
+    )
+
+
+def test_an_entry_after_the_last_item_of_a_list_joins_it() -> None:
+    doc = parse_document("# T\n\n## A\n- a\n\n## B\n- b\n")
+    doc.add_entry("A", "c")
+    assert doc.render() == "# T\n\n## A\n- a\n- c\n\n## B\n- b\n"
