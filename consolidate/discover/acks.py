@@ -28,9 +28,9 @@ _STRONG = lazy(
 _WEAK = lazy(
     r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
     r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
-    r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|"
-    r"明白|了解|收到|好的|知道了|同意|"
-    r"anladım|anlaşıldı|tamam|peki|doğru)",
+    r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|(?:хорошая|отличная) идея|"
+    r"明白|了解|收到|好的|知道了|同意|好主意|好建议|"
+    r"anladım|anlaşıldı|tamam|peki|doğru|iyi fikir)",
     re.IGNORECASE,
 )
 # A commitment that outlives the moment: "I'll remind you after each commit", "going forward I'll …".
@@ -50,7 +50,7 @@ _COMMITMENT_INTL = lazy(
 _OTHER_SCRIPT = lazy(r"[\u0400-\u04ff\u3400-\u9fffğışĞİŞ]")  # Russian, Chinese or Turkish in the reply
 _RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
-    r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
+    r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|都要|需要|"
     r"\b(?:her zaman|asla|yerine|gerek\w*|önce|sonra)\b",
     re.IGNORECASE,
 )
@@ -127,15 +127,16 @@ _CONSEQUENCE = lazy(
 _PAST = lazy(
     r"(?<!\bare )(?<!\bis )(?<!\bbe )(?<!\bget )(?<!\bgets )"  # "are always installed" is a rule, passive
     r"\b(?:always|never|ever)\s+(?:\w+ed|was|were|had|did|went|broke|ran|got|made|took|been)\b|"
-    r"(?:всегда|никогда(?: не)?)\s+\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
+    r"(?:всегда|никогда(?: не)?)\s+(?!сначала\b)\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
     r"\b(?:her zaman|asla|hiçbir zaman)\b[^.;]*\w(?:dı|di|du|dü|tı|ti|tu|tü)(?:m|n|k|lar|ler)?\b",
     re.IGNORECASE,
 )
 
 
-def lasting_rule(reply: Reply) -> str:
+def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None) -> str:
     """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
-    must always be changed in the generator"), without the assistant's next step; "" otherwise."""
+    must always be changed in the generator"), without the assistant's next step; "" otherwise.
+    `lasting`: what else says it holds beyond the moment."""
     if reply.strength < 2 or not reply.restatement:
         return ""
     said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
@@ -143,6 +144,8 @@ def lasting_rule(reply: Reply) -> str:
     if _PAST.search(main):
         return ""
     if _LASTING.search(main) or _SCOPE.search(main) and _SCOPED_MODAL.search(main):
+        return said
+    if lasting is not None and lasting.search(main):
         return said
     return ""
 

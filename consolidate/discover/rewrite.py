@@ -65,6 +65,9 @@ _CLAUSE_RULE = lazy(
     re.IGNORECASE,
 )
 _YOU = lazy(r"\byou\b(?!')", re.IGNORECASE)
+# The assistant's restatement already says the rule before the clause ("X always goes on a branch,
+# never straight onto main"): the clause qualifies it, it is no rule of its own.
+_STANDS = lazy(r"\b(?:always|never|every|each)\b", re.IGNORECASE)
 _STRAY_ESCAPE = lazy(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
 
 
@@ -76,6 +79,7 @@ def imperative(sentence: str, *, speaker: str = "user") -> str:
         clause
         and len(text[clause.end() :].split()) >= 4
         and (not _starts_with_rule(text) or len(text[: clause.start()].split()) <= 8)
+        and not (speaker == "assistant" and _STANDS.search(text[: clause.start()]))
     ):
         text = re.sub(r"^(?:so|but|and) ", "", text[clause.end() :], flags=re.IGNORECASE)
     text = _TRANSIENT_CLAUSE.sub("", text).strip()
