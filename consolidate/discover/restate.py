@@ -38,7 +38,8 @@ _SINCE_NOW = lazy(
 _PICK = lazy(
     r"^\W*(?:(?:ok(?:ay)?|yes|yeah|sure|then|so)[,\s]+)?(?:let'?s\s+(?:do|go with|take)\s+|go with\s+|"
     r"i'?(?:d|ll) (?:go with|take|pick)\s+|pick\s+|take\s+)?(?:(?:option|choice|number|no\.?|#)\s*)?"
-    r"(?P<n>[1-9])(?:\s*(?:st|nd|rd|th))?(?:\s+(?:one|option|please|it is))?\W*$|"
+    r"(?P<n>[1-9])(?:\s*(?:st|nd|rd|th))?(?:\s+(?:one|option))?(?:[\s,]+(?:please|it is|then|sounds good|"
+    r"looks good|is good|is better|is fine))?\W*$|"
     r"^\W*(?:(?:давай(?:те)?|беру|выбираю|хорошо,?)\s+)?(?:вариант\s*(?:№\s*)?)?(?P<ru>[1-9])(?:-?й)?"
     r"(?:\s+вариант)?\W*$|"
     r"^\W*(?:(?:давай(?:те)?|беру|выбираю)\s+)?(?P<ruw>перв|втор|трет)\w*(?:\s+вариант)?\W*$|"
@@ -48,8 +49,12 @@ _PICK = lazy(
     re.IGNORECASE,
 )
 _WORD_NUMBER = {"перв": 1, "втор": 2, "трет": 3, "一": 1, "二": 2, "三": 3, "birinci": 1, "ikinci": 2, "üçüncü": 3}
-_OPTION = lazy(r"^\s{0,3}(?:\*\*)?(?:option\s+)?(?P<n>[1-9])[.):](?:\*\*)?\s+(?P<text>\S[^\n]*)$",
-               re.IGNORECASE | re.MULTILINE)  # fmt: skip
+# "2. Run X", "**2.** Run X", "### Option 2: Run X", "**Вариант 2** — …", "方案2：…", "2) …"
+_OPTION = lazy(
+    r"^\s{0,3}(?:#{1,4}\s*)?(?:\*\*)?(?:(?:option|вариант|方案|选项|seçenek)\s*)?(?P<n>[1-9])\s*(?:\*\*)?\s*"
+    r"(?:[.):：—–]|\s-)(?:\*\*)?\s*(?P<text>\S[^\n]*)$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def picked_number(text: str) -> int:
@@ -110,6 +115,23 @@ _PROPOSAL = lazy(
 )
 
 
+# The assistant offers to write down what it just said ("… Want me to add that to CLAUDE.md?"), or to
+# keep doing something ("Should I always squash fixups before pushing from now on?").
+_OFFER_MEMORY = lazy(
+    r"(?:\b(?:should i|shall i|want me to|do you want me to|i can)\s+(?:add|note|record|put|write)\s+"
+    r"(?:this|that|it|the rule|this rule|that rule)\s+(?:down\s+)?(?:to|in|into)\s+(?:the\s+)?(?:claude\.md|"
+    r"claude|agents\.md|memory)|(?:добавить|записать)\s+(?:это\s+)?в\s+claude|"
+    r"(?:要不要|需要)?(?:把这(?:条|个|一点)?)?(?:加到|写进|记到)\s*claude|"
+    r"\bclaude\.md'?(?:ye|ya)\s+(?:ekleyeyim|yazayım)\s+mi)\b[^\n]*$",
+    re.IGNORECASE,
+)
+_OFFER_HABIT = lazy(
+    r"\b(?:should i|shall i|want me to|do you want me to)\s+(?P<rule>(?:always|never)\s[^\n?]{6,160}|"
+    r"[^\n?]{6,160}?\s(?:from now on|going forward|every time|each time|by default))\s*\?",
+    re.IGNORECASE,
+)
+
+
 def proposed_rule(before: str) -> str:
     """The rule the assistant's message proposed, as a rule; "" when it proposed none, or only a step
     for this change ("Should I also rename `get_user`?")."""
@@ -118,10 +140,26 @@ def proposed_rule(before: str) -> str:
     for found in _PROPOSAL.finditer(prose):
         pass  # the last proposal is the one the "yes" answers
     if found is None:
-        return ""
+        return _offered(prose)
     rule = re.sub(r"\s*(?:[.。]\s*)?(?:add it|добавить|добавлю|可以吗|好吗|ekleyeyim mi)\W*$", "", found["rule"],
                   flags=re.IGNORECASE).strip(" .。;:—–-")  # fmt: skip
     return _as_rule(rule) if rule else ""
+
+
+def _offered(prose: str) -> str:
+    habit = _OFFER_HABIT.search(prose)
+    if habit:
+        return _as_rule(habit["rule"])
+    offer = _OFFER_MEMORY.search(prose)
+    if not offer:
+        return ""
+    # the one sentence before the offer that states a standing practice (two would be two rules)
+    said = [s for s in sentences(prose[: offer.start()].rsplit("\n\n", 1)[-1])[-3:] if _STANDING.search(s)]
+    if len(said) != 1 or said[0].rstrip().endswith(("?", "？")):
+        return ""
+    rule = re.sub(r"^(?:one thing (?:worth|to) (?:keeping|remember(?:ing)?|note)|worth (?:noting|keeping)|"
+                  r"the lesson|the rule|takeaway|note)\s*:\s*", "", said[0].strip(), flags=re.IGNORECASE)  # fmt: skip
+    return _as_rule(rule)
 
 
 def is_assent(text: str) -> bool:

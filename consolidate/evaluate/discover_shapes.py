@@ -291,6 +291,18 @@ RESTATED: list[tuple[str, str, str, str, str]] = [
      "evet, ekle",
      "Tamam, kuralı ekledim.",
      "ekran"),
+    ("en", "The tests pass now.\n\nOne thing worth keeping: integration tests need `DATABASE_URL` pointed at the "
+     "throwaway container, never at the shared dev DB. Want me to add that to CLAUDE.md?",
+     "yes please", "Added.", "throwaway container"),
+    ("en", "Pushed. Should I always squash fixup commits before pushing from now on?",
+     "yes do that", "Will do.", "squash fixup"),
+    ("en", "Two ways:\n\n### Option 1: Patch the generated client here\nQuick, but lost on the next run.\n\n"
+     "### Option 2: Always regenerate the client with `make client` after editing the spec\nSafer.\n\nWhich?",
+     "let's do option 2", "Going with option 2.", "make client"),
+    ("en", "Tagged v2.3.0.",
+     "wait, did you bump the version?",
+     "Yes, you're right — the version must be bumped before every release tag. Doing it now.",
+     "release tag"),
 ]  # fmt: skip
 
 
@@ -326,6 +338,10 @@ RESTATED_NOISE: list[tuple[str, str, str, str]] = [
      "parse_row"),
     ("Committed it.", "did you forget the import?",
      "You're right — I forgot the import in parser.py; added it.", "import"),
+    ("The build was slow because the cache was cold. Want me to add that to CLAUDE.md?", "yes",
+     "Added.", "cache"),
+    ("### Option 1: Revert the commit\nClean history.\n\n### Option 2: Patch forward\nFaster.\n\nWhich?",
+     "option 2 sounds good", "Going with option 2: patching forward.", "patch"),
 ]  # fmt: skip
 
 
