@@ -18,7 +18,9 @@ from .text import sentences
 
 _YES = r"(?:(?:yes|yeah|ah|oh|да|是的|evet)\b[\s,.!—–-]*)?"  # "Yes, you're right": the concession follows
 _STRONG = lazy(
-    r"^\W*" + _YES + r"(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
+    r"^\W*"
+    + _YES
+    + r"(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
     r"my (?:mistake|bad|apologies)|(?:i'?m )?sorry|apologies|i apologi[sz]e|i was wrong|that'?s on me|"
     r"i should(?:n'?t)? have|fair point|fair enough|you caught|thanks for (?:catching|the correction)|"
     r"вы правы|ты прав[аы]?|правильно заметил\w*|моя ошибка|извин\w*|прошу прощения|виноват\w*|"

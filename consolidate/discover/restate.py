@@ -48,7 +48,17 @@ _PICK = lazy(
     r"^\W*(?P<trw>birinci|ikinci|üçüncü)\w*(?:\s+seçenek\w*)?\W*$",
     re.IGNORECASE,
 )
-_WORD_NUMBER = {"перв": 1, "втор": 2, "трет": 3, "一": 1, "二": 2, "三": 3, "birinci": 1, "ikinci": 2, "üçüncü": 3}
+_WORD_NUMBER = {
+    "перв": 1,
+    "втор": 2,
+    "трет": 3,
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "birinci": 1,
+    "ikinci": 2,
+    "üçüncü": 3,
+}
 # "2. Run X", "**2.** Run X", "### Option 2: Run X", "**Вариант 2** — …", "方案2：…", "2) …"
 _OPTION = lazy(
     r"^\s{0,3}(?:#{1,4}\s*)?(?:\*\*)?(?:(?:option|вариант|方案|选项|seçenek)\s*)?(?P<n>[1-9])\s*(?:\*\*)?\s*"
@@ -136,9 +146,8 @@ def proposed_rule(before: str) -> str:
     """The rule the assistant's message proposed, as a rule; "" when it proposed none, or only a step
     for this change ("Should I also rename `get_user`?")."""
     prose = before[-800:]
-    found = None
-    for found in _PROPOSAL.finditer(prose):
-        pass  # the last proposal is the one the "yes" answers
+    proposals = list(_PROPOSAL.finditer(prose))
+    found = proposals[-1] if proposals else None  # the last proposal is the one the "yes" answers
     if found is None:
         return _offered(prose)
     rule = re.sub(r"\s*(?:[.。]\s*)?(?:add it|добавить|добавлю|可以吗|好吗|ekleyeyim mi)\W*$", "", found["rule"],
@@ -209,7 +218,9 @@ def _promise(rest: str) -> str:
     rest = re.sub(r"^[\s,.!:;—–\-，。！：；、]+", "", rest)
     first = next(iter(sentences(rest.split("\n\n", 1)[0])), "").rstrip("。.")
     if re.search(r"[\u3400-\u9fff]", first) and _PROMISE_ZH.search(first):
-        return _PROMISE_ZH.sub(lambda m: "都先" if "先" in m.group(0) else "都", first, count=1).replace("都都", "都")
+        return _PROMISE_ZH.sub(lambda m: "都先" if "先" in m.group(0) else "都", first, count=1).replace(
+            "都都", "都"
+        )
     if _PROMISE_RU.match(first):
         return _PROMISE_RU.sub("", first, count=1)
     return ""

@@ -625,9 +625,18 @@ HOLDOUT_NOISE: list[Scenario] = [
     *map(
         _restated_noise,
         [
-            ("Options:\n1. Bump the timeout to 30s.\n2. Retry the request once.\n\nPick one?", "option 1",
-             "Going with option 1: the timeout is 30s now.", "timeout"),
-            ("Want me to delete the stale branch `old-ui`?", "yes please", "Done — deleted `old-ui`.", "old-ui"),
+            (
+                "Options:\n1. Bump the timeout to 30s.\n2. Retry the request once.\n\nPick one?",
+                "option 1",
+                "Going with option 1: the timeout is 30s now.",
+                "timeout",
+            ),
+            (
+                "Want me to delete the stale branch `old-ui`?",
+                "yes please",
+                "Done — deleted `old-ui`.",
+                "old-ui",
+            ),
             ("Built it.", "did the build finish without warnings?", "Yes, no warnings.", "warnings"),
         ],
     ),  # fmt: skip
