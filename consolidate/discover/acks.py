@@ -29,7 +29,8 @@ _STRONG = lazy(
     re.IGNORECASE,
 )
 _WEAK = lazy(
-    r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
+    r"^\W*(?:understood|got it|noted|right\b|agreed|(?:that )?makes sense|no reason not to|sounds good|"
+    r"(?:that'?s (?:a )?)?(?:good|great|excellent) (?:point|call|idea|question|suggestion)|"
     r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
     r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|(?:хорошая|отличная) идея|"
     r"明白|了解|收到|好的|知道了|同意|好主意|好建议|"
@@ -118,6 +119,9 @@ _OWN_STEP = lazy(r"\s*(?:;|[,，；]\s*(?=我|i'?ll\b|i will\b|let me\b|я\s)|�
                  re.IGNORECASE | re.DOTALL)  # fmt: skip
 
 
+_PROMISE_LEAD = lazy(
+    r"^(?:from now on|going forward|in (?:the )?future),?\s+(?=i'?ll\b|i will\b)", re.IGNORECASE
+)
 _CONSEQUENCE = lazy(
     r",?\s+(?:so|because|since|which|as a result)\s+|[,，]\s*(?:так что|потому что|поэтому|所以|因为|因此|"
     r"bu yüzden|çünkü)",
@@ -142,7 +146,8 @@ def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None) -> str:
     `lasting`: what else says it holds beyond the moment."""
     if reply.strength < 2 or not reply.restatement:
         return ""
-    said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
+    # "Going forward, I'll always …" is the promise itself, not a rule followed by the next step
+    said = _OWN_STEP.sub("", _PROMISE_LEAD.sub("", reply.restatement)).rstrip(" ,，;；")
     main = _CONSEQUENCE.split(said, maxsplit=1)[0]  # "X requires Y, so Z never matches": Z explains, no rule
     if _PAST.search(main):
         return ""
@@ -156,13 +161,17 @@ def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None) -> str:
 def restated_rule(rest: str) -> str:
     """The first sentence after the acknowledgement when it reads as a rule ("— X must Y", "I'll …")."""
     rest = re.sub(r"^[\s,.!:;—–\-，。！：；、]+", "", rest)
-    parts = sentences(rest.split("\n\n", 1)[0])[:2]
-    for sentence in parts:
+    parts = sentences(rest.split("\n\n", 1)[0])[:4]
+    for number, sentence in enumerate(parts):
         if sentence.endswith(("?", "？")) or sentence.startswith(
             ("Let me", "Let's", "I'll fix", "I will fix")
         ):
             continue
-        if _IMPERATIVE.match(sentence) or "ll " in sentence and _COMMITMENT.search(sentence):
+        if "ll " in sentence and _COMMITMENT.search(sentence):
+            return sentence
+        if number >= 2:  # after an apology and a regret, only a promise that lasts is the rule
+            continue
+        if _IMPERATIVE.match(sentence):
             return sentence
         if _RULE_WORDS.search(sentence) and not re.match(r"^(?:i|that|this|it|here)\b", sentence, re.I):
             return sentence

@@ -155,15 +155,29 @@ def proposed_rule(before: str) -> str:
     return _as_rule(rule) if rule else ""
 
 
+# "Proposed addition to CLAUDE.md: - Always … Want me to add it?": the offer names no file, the message does.
+_MEMORY_FILE = lazy(r"\b(?:claude|agents)\.md\b", re.IGNORECASE)
+_OFFER_IT = lazy(
+    r"\b(?:should i|shall i|want me to|do you want me to)\s+(?:add|apply|write|make|commit)\s+(?:it|this|that)"
+    r"(?:\s+(?:change|addition|line|rule))?\s*\?\s*$|(?:добавить|добавляю|записать)\?\s*$|(?:要加上吗|加上吗|要不要加)[?？]?\s*$|"
+    r"\b(?:ekleyeyim mi|ekleyelim mi)\??\s*$",
+    re.IGNORECASE,
+)
+_SET_OUT = lazy(r"^\s{0,3}(?:[-*]|>)\s+(?P<line>[^\n]{8,200})$", re.MULTILINE)
+
+
 def _offered(prose: str) -> str:
     habit = _OFFER_HABIT.search(prose)
     if habit:
         return _as_rule(habit["rule"])
-    offer = _OFFER_MEMORY.search(prose)
+    offer = _OFFER_MEMORY.search(prose) or (_OFFER_IT.search(prose) if _MEMORY_FILE.search(prose) else None)
     if not offer:
         return ""
-    # the one sentence before the offer that states a standing practice (two would be two rules)
-    said = [s for s in sentences(prose[: offer.start()].rsplit("\n\n", 1)[-1])[-3:] if _STANDING.search(s)]
+    before = prose[: offer.start()]
+    # the one line the message sets out as the rule (a bullet or a quote), else the one sentence just
+    # before the offer that states a standing practice: two would be two rules, and give nothing
+    set_out = [m["line"] for m in _SET_OUT.finditer(before) if _STANDING.search(m["line"])]
+    said = set_out or [s for s in sentences(before.rsplit("\n\n", 1)[-1])[-3:] if _STANDING.search(s)]
     if len(said) != 1 or said[0].rstrip().endswith(("?", "？")):
         return ""
     rule = re.sub(r"^(?:one thing (?:worth|to) (?:keeping|remember(?:ing)?|note)|worth (?:noting|keeping)|"

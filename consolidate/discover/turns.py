@@ -464,7 +464,7 @@ def not_yet_a_rule(turn: Turn) -> bool:
 def judge(turn: Turn) -> tuple[str, int]:
     """(principle, score) once the reply is known; an empty principle means no signal."""
     principle, score = _judge(turn)
-    if (principle and score >= THRESHOLD) or not (turn.soft or turn.terse) or turn.memory:
+    if (principle and score >= THRESHOLD) or turn.memory:
         return principle, score
     said = restated_practice(turn.text, turn.before[0] if turn.before else "", turn.reply)
     if not said or not_yet_a_rule(turn) or _PRODUCT.search(turn.text):

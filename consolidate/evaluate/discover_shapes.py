@@ -303,6 +303,18 @@ RESTATED: list[tuple[str, str, str, str, str]] = [
      "wait, did you bump the version?",
      "Yes, you're right — the version must be bumped before every release tag. Doing it now.",
      "release tag"),
+    ("en", "Proposed addition to CLAUDE.md:\n\n- Keep every SQL migration reversible with a `down` step.\n\n"
+     "Want me to add it?", "yes", "Added.", "reversible"),
+    ("en", "Merged the branch.", "should we maybe squash before merging?",
+     "That makes sense — going forward I'll squash every branch before merging it.", "squash every branch"),
+    ("en", "Committed the refactor to main.", "Did you create a branch first?",
+     "You're absolutely right. I apologize for the oversight. I should have created a feature branch before "
+     "making these changes. Going forward, I'll always create a branch first for non-trivial work.\n\n"
+     "Let me fix this now:", "create a branch first"),
+    ("en", "Done, all changes are in.",
+     "I think it would be better if we always ran the audit before releasing, what do you think?",
+     "Agreed — running `cargo audit` before every release catches these early. I'll do that from now on.",
+     "cargo audit"),
 ]  # fmt: skip
 
 

@@ -45,6 +45,16 @@ def _kept(tmp_path: Path, before: str, said: str, reply: str) -> list[tuple[str,
         ("did you run the linter before committing?",
          "Good catch — the linter must run before every commit. Running `make lint` now.",
          "The linter must run before every commit"),
+        ("should we maybe squash before merging?",
+         "That makes sense — going forward I'll squash every branch before merging it.",
+         "Squash every branch before merging it."),
+        ("Did you create a branch first?",
+         "You're absolutely right. I apologize for the oversight. I should have created a feature branch before "
+         "making these changes. Going forward, I'll always create a branch first for non-trivial work.",
+         "Always create a branch first for non-trivial work."),
+        ("I think it would be better if we always ran the audit before releasing, what do you think?",
+         "Agreed — running `cargo audit` before every release catches these early. I'll do that from now on.",
+         "Run `cargo audit` before every release"),
         ("wait, did you bump the version?",
          "Yes, you're right — the version must be bumped before every release tag. Doing it now.",
          "The version must be bumped before every release tag"),
@@ -111,6 +121,8 @@ def test_a_numbered_pick_of_a_standing_practice_gives_the_option(
         ("The tests pass now.\n\nOne thing worth keeping: integration tests need `DATABASE_URL` pointed at the "
          "throwaway container, never at the shared dev DB. Want me to add that to CLAUDE.md?", "yes please",
          "Integration tests need `DATABASE_URL` pointed at the throwaway container, never at the shared dev DB"),
+        ("Proposed addition to CLAUDE.md:\n\n- Always run `make fmt` before committing.\n\nWant me to add it?",
+         "yes", "Always run `make fmt` before committing"),
         ("Готово. Предлагаю правило: перед каждым релизом обновлять CHANGELOG.md. Добавить?", "да, добавь",
          "Перед каждым релизом обновлять CHANGELOG.md"),
         ("改好了。要不要定个规矩：所有配置项都必须写进 `config/schema.json`？", "好，就这么做",
@@ -138,6 +150,9 @@ def test_a_yes_to_a_rule_the_assistant_proposed_gives_the_rule(
         ("Wrote `parse()`.", "maybe we should rename it to parse_row?", "Good idea — renamed it to `parse_row`."),
         ("Committed it.", "did you forget the import?", "You're right — I forgot the import in parser.py; added it."),
         ("The build was slow because the cache was cold. Want me to add that to CLAUDE.md?", "yes", "Added."),
+        ("Proposed additions to CLAUDE.md:\n\n- Always run `make fmt` first.\n- Never push to main.\n\nWant me to "
+         "add it?", "yes", "Added both."),  # two rules behind one yes: which one is the lesson is unsure
+        ("I updated CLAUDE.md earlier. Want me to commit it?", "yes", "Committed."),
         ("Done.", "maybe we should always do that? But maybe I misunderstand",
          "You're right — the spec should always be copied raw."),  # the user doubts: not yet a rule
     ],
