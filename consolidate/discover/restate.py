@@ -193,7 +193,7 @@ def is_assent(text: str) -> bool:
 # --- the user hedges or asks, and the reply concedes or accepts with a rule --------------------------
 _ASKS = lazy(
     r"[?？]\s*$|^\W*(?:did you|have you|didn'?t you|haven'?t you|shouldn'?t|wouldn'?t|isn'?t|aren'?t|don'?t we|"
-    r"do we not)\b|\b(?:ли|разве)\b|(?:吗|吧|是不是|有没有|没有)[?？。]?\s*$|\b\w+\s+m[ıiuü](?:\s*\w*)?\s*[?]?\s*$",
+    r"do we not)\b|\b(?:ли|разве)\b|(?:吗|吧|是不是|有没有|没有)[?？。]?\s*$|\s(?:mı|mi|mu|mü)(?:sın|sin|sun|sün|sınız|siniz|yım|yim|dır|dir)?\s*\??\s*$",
     re.IGNORECASE,
 )
 _BETTER = lazy(
