@@ -140,11 +140,12 @@ _PAST = lazy(
 )
 
 
-def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None) -> str:
+def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None, *, accepted: bool = False) -> str:
     """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
     must always be changed in the generator"), without the assistant's next step; "" otherwise.
-    `lasting`: what else says it holds beyond the moment."""
-    if reply.strength < 2 or not reply.restatement:
+    `lasting`: what else says it holds beyond the moment; `accepted`: a reply that accepts or promises
+    is enough (it answers a proposal, not an objection)."""
+    if reply.strength < (0 if accepted else 2) or not reply.restatement:
         return ""
     # "Going forward, I'll always …" is the promise itself, not a rule followed by the next step
     said = _OWN_STEP.sub("", _PROMISE_LEAD.sub("", reply.restatement)).rstrip(" ,，;；")

@@ -12,6 +12,7 @@ step): most picks and most "yes"es settle something for this change alone, and g
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ..lazyre import lazy
 from .acks import _CONSEQUENCE, Reply, lasting_rule
@@ -203,6 +204,7 @@ _BETTER = lazy(
 )
 
 
+@lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
 def points_at_practice(text: str) -> bool:
     """The user hedges or asks rather than says the rule: the reply is what states it."""
     prose = mask_code(text).strip()
@@ -214,7 +216,7 @@ def accepted_rule(reply: Reply) -> str:
     pull request for every fix" -> "Open a pull request for every fix"); "" otherwise."""
     if reply.strength == 0 and not reply.commitment:
         return ""
-    said = lasting_rule(Reply(2, reply.commitment, reply.rest), _STANDING)
+    said = lasting_rule(reply, _STANDING, accepted=True)
     if not said and reply.commitment:
         said = _promise(reply.rest)
     if not said or not _STANDING.search(said):
@@ -249,9 +251,12 @@ def restated_practice(text: str, before: str, reply: Reply) -> str:
     """The standing rule a turn points at and the assistant's words state: the chosen option of a
     numbered pick, the rule a "yes, add it" agrees to, or what the reply to a hedge or a question
     restates; "" when those words settle this change alone, or there are none."""
-    number = picked_number(text)
-    if number:
-        return option_rule(chosen_option(before, number))
-    if is_assent(text):
-        return proposed_rule(before)
+    if len(text.strip()) <= PICK_LIMIT:
+        number = picked_number(text)
+        if number:
+            return option_rule(chosen_option(before, number))
+        if is_assent(text):
+            return proposed_rule(before)
+    if reply.strength == 0 and not reply.commitment:  # most turns end here, before reading them again
+        return ""
     return accepted_rule(reply) if points_at_practice(text) else ""
