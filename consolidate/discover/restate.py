@@ -188,7 +188,7 @@ def _offered(prose: str) -> str:
 
 def is_assent(text: str) -> bool:
     text = text.strip()
-    return 0 < len(text) <= PICK_LIMIT and bool(_ASSENT.match(text))
+    return len(text) <= PICK_LIMIT and re.search(r"\w", text) is not None and bool(_ASSENT.match(text))
 
 
 # --- the user hedges or asks, and the reply concedes or accepts with a rule --------------------------
