@@ -23,11 +23,18 @@ from .text import mask_code, sentences
 PICK_LIMIT = 60  # a pick or a "yes" is a few words; anything longer says more than the choice
 OPTION_LIMIT = 200  # an option that needs more words is a plan, not a rule
 
-# A lasting practice, said in the words of the option or the proposal.
+# A lasting practice: a word that says it holds from now on, or "every"/"each" of something that comes
+# back (a commit, a release, a new endpoint) — "every call site needs the new argument" is this change.
 _STANDING = lazy(
-    r"\b(?:always|never|every|each|whenever|from now on|going forward|by default|as a rule|convention)\b|"
-    r"всегда|никогда|кажд\w+|впредь|по умолчанию|总是|永远|每次|以后|今后|一律|始终|所有|"
-    r"\b(?:her zaman|asla|hiçbir zaman|her seferinde|bundan sonra|her)\b",
+    r"\b(?:always|never|whenever|from now on|going forward|by default|as a rule|convention|every ?time|each time)\b|"
+    r"\b(?:every|each|any)\s+(?:\w+\s+){0,2}?(?:new\b|commits?\b|releases?\b|prs?\b|pull requests?\b|push\w*|"
+    r"merg\w*|deploy\w*|tags?\b|migrations?\b|sessions?\b|changes?\b|fix(?:es)?\b|features?\b|branch\w*|"
+    r"versions?\b|upgrades?\b|steps?\b)|"
+    r"всегда|никогда|каждый раз|впредь|по умолчанию|"
+    r"кажд\w+\s+(?:раз|коммит|релиз|изменени|пуш|деплой|слияни|мерж|pr\b|сборк|миграци|нов)\w*|"
+    r"总是|永远|每次|以后|今后|一律|始终|"
+    r"\b(?:her zaman|asla|hiçbir zaman|her seferinde|bundan sonra)\b|"
+    r"\bher\s+(?:değişiklik|commit|sürüm|pr\b|release|merge|push|yeni|dağıtım|migration)\w*",
     re.IGNORECASE,
 )
 # What only tells when the practice starts or why: the rule reads the same without it.
@@ -114,7 +121,7 @@ _ASSENT = lazy(
     re.IGNORECASE,
 )
 # The assistant offers a rule: "Should I add a rule that …?", "Предлагаю правило: …", "要不要定个规矩：…",
-# "Bir kural ekleyeyim mi: …" — the rule follows the lead.
+# "Bir kural ekleyeyim mi: …" — the rule follows the lead, which says it holds beyond this change.
 _PROPOSAL = lazy(
     r"(?:\b(?:should i|shall i|want me to|do you want me to|i (?:can|could|suggest|propose)|i'?d suggest)\s+"
     r"(?:add|make|adopt|set up|record|write down|keep)\s+(?:a |this as a |it as a )?(?:rule|convention|practice)"

@@ -354,6 +354,10 @@ RESTATED_NOISE: list[tuple[str, str, str, str]] = [
      "Added.", "cache"),
     ("### Option 1: Revert the commit\nClean history.\n\n### Option 2: Patch forward\nFaster.\n\nWhich?",
      "option 2 sounds good", "Going with option 2: patching forward.", "patch"),
+    ("Added the parameter.", "did you update all the call sites?",
+     "You're right — every call site needs the new argument. Updating them now.", "call site"),
+    ("Options:\n1. Fix every failing test now.\n2. Skip them for this release.\n\nWhich?", "1",
+     "Going with 1.", "failing test"),
 ]  # fmt: skip
 
 

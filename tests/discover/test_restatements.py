@@ -153,6 +153,9 @@ def test_a_yes_to_a_rule_the_assistant_proposed_gives_the_rule(
         ("Proposed additions to CLAUDE.md:\n\n- Always run `make fmt` first.\n- Never push to main.\n\nWant me to "
          "add it?", "yes", "Added both."),  # two rules behind one yes: which one is the lesson is unsure
         ("I updated CLAUDE.md earlier. Want me to commit it?", "yes", "Committed."),
+        ("Added the parameter.", "did you update all the call sites?",
+         "You're right — every call site needs the new argument. Updating them now."),  # every one of this change
+        ("Options:\n1. Fix every failing test now.\n2. Skip them.\n\nWhich?", "1", "Going with 1."),
         ("Should I add a rule that every new endpoint gets an entry in `docs/endpoints.md`?", ".", "Ok."),
         ("Done.", "maybe we should always do that? But maybe I misunderstand",
          "You're right — the spec should always be copied raw."),  # the user doubts: not yet a rule
