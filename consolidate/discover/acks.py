@@ -16,8 +16,11 @@ from functools import cached_property
 from ..lazyre import lazy
 from .text import sentences
 
+_YES = r"(?:(?:yes|yeah|ah|oh|да|是的|evet)\b[\s,.!—–-]*)?"  # "Yes, you're right": the concession follows
 _STRONG = lazy(
-    r"^\W*(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
+    r"^\W*"
+    + _YES
+    + r"(?:you'?re (?:absolutely |quite )?right|you are (?:absolutely |quite )?right|good catch|nice catch|"
     r"my (?:mistake|bad|apologies)|(?:i'?m )?sorry|apologies|i apologi[sz]e|i was wrong|that'?s on me|"
     r"i should(?:n'?t)? have|fair point|fair enough|you caught|thanks for (?:catching|the correction)|"
     r"вы правы|ты прав[аы]?|правильно заметил\w*|моя ошибка|извин\w*|прошу прощения|виноват\w*|"
@@ -26,11 +29,12 @@ _STRONG = lazy(
     re.IGNORECASE,
 )
 _WEAK = lazy(
-    r"^\W*(?:understood|got it|noted|right\b|agreed|makes sense|good (?:point|call|idea|question)|no reason not to|"
+    r"^\W*(?:understood|got it|noted|right\b|agreed|(?:that )?makes sense|no reason not to|sounds good|"
+    r"(?:that'?s (?:a )?)?(?:good|great|excellent) (?:point|call|idea|question|suggestion)|"
     r"will do|ok(?:ay)?,? (?:i'?ll|let me|switching|using)|"
-    r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|"
-    r"明白|了解|收到|好的|知道了|同意|"
-    r"anladım|anlaşıldı|tamam|peki|doğru)",
+    r"понял\w*|понятно|принято|согласен|согласна|хорошо,|верно|(?:хорошая|отличная) идея|"
+    r"明白|了解|收到|好的|知道了|同意|好主意|好建议|"
+    r"anladım|anlaşıldı|tamam|peki|doğru|iyi fikir)",
     re.IGNORECASE,
 )
 # A commitment that outlives the moment: "I'll remind you after each commit", "going forward I'll …".
@@ -50,7 +54,7 @@ _COMMITMENT_INTL = lazy(
 _OTHER_SCRIPT = lazy(r"[\u0400-\u04ff\u3400-\u9fffğışĞİŞ]")  # Russian, Chinese or Turkish in the reply
 _RULE_WORDS = lazy(
     r"\b(?:should|must|need(?:s)? to|has to|have to|always|never|don'?t|do not|instead of|rather than|"
-    r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|"
+    r"every|each|before|after|only)\b|следует|нужно|надо|всегда|никогда|вместо|应该|必须|总是|不要|而不是|都要|需要|"
     r"\b(?:her zaman|asla|yerine|gerek\w*|önce|sonra)\b",
     re.IGNORECASE,
 )
@@ -115,6 +119,9 @@ _OWN_STEP = lazy(r"\s*(?:;|[,，；]\s*(?=我|i'?ll\b|i will\b|let me\b|я\s)|�
                  re.IGNORECASE | re.DOTALL)  # fmt: skip
 
 
+_PROMISE_LEAD = lazy(
+    r"^(?:from now on|going forward|in (?:the )?future),?\s+(?=i'?ll\b|i will\b)", re.IGNORECASE
+)
 _CONSEQUENCE = lazy(
     r",?\s+(?:so|because|since|which|as a result)\s+|[,，]\s*(?:так что|потому что|поэтому|所以|因为|因此|"
     r"bu yüzden|çünkü)",
@@ -127,22 +134,27 @@ _CONSEQUENCE = lazy(
 _PAST = lazy(
     r"(?<!\bare )(?<!\bis )(?<!\bbe )(?<!\bget )(?<!\bgets )"  # "are always installed" is a rule, passive
     r"\b(?:always|never|ever)\s+(?:\w+ed|was|were|had|did|went|broke|ran|got|made|took|been)\b|"
-    r"(?:всегда|никогда(?: не)?)\s+\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
+    r"(?:всегда|никогда(?: не)?)\s+(?!сначала\b)\w+(?:л|ла|ло|ли)(?:сь|ся)?\b|(?:总是|一直|每次)[^。，,]*了|"
     r"\b(?:her zaman|asla|hiçbir zaman)\b[^.;]*\w(?:dı|di|du|dü|tı|ti|tu|tü)(?:m|n|k|lar|ler)?\b",
     re.IGNORECASE,
 )
 
 
-def lasting_rule(reply: Reply) -> str:
+def lasting_rule(reply: Reply, lasting: re.Pattern[str] | None = None, *, accepted: bool = False) -> str:
     """The rule a conceding reply restates when it holds beyond the moment ("Good catch — fixture data
-    must always be changed in the generator"), without the assistant's next step; "" otherwise."""
-    if reply.strength < 2 or not reply.restatement:
+    must always be changed in the generator"), without the assistant's next step; "" otherwise.
+    `lasting`: what else says it holds beyond the moment; `accepted`: a reply that accepts or promises
+    is enough (it answers a proposal, not an objection)."""
+    if reply.strength < (0 if accepted else 2) or not reply.restatement:
         return ""
-    said = _OWN_STEP.sub("", reply.restatement).rstrip(" ,，;；")
+    # "Going forward, I'll always …" is the promise itself, not a rule followed by the next step
+    said = _OWN_STEP.sub("", _PROMISE_LEAD.sub("", reply.restatement)).rstrip(" ,，;；")
     main = _CONSEQUENCE.split(said, maxsplit=1)[0]  # "X requires Y, so Z never matches": Z explains, no rule
     if _PAST.search(main):
         return ""
     if _LASTING.search(main) or _SCOPE.search(main) and _SCOPED_MODAL.search(main):
+        return said
+    if lasting is not None and lasting.search(main):
         return said
     return ""
 
@@ -150,13 +162,17 @@ def lasting_rule(reply: Reply) -> str:
 def restated_rule(rest: str) -> str:
     """The first sentence after the acknowledgement when it reads as a rule ("— X must Y", "I'll …")."""
     rest = re.sub(r"^[\s,.!:;—–\-，。！：；、]+", "", rest)
-    parts = sentences(rest.split("\n\n", 1)[0])[:2]
-    for sentence in parts:
+    parts = sentences(rest.split("\n\n", 1)[0])[:4]
+    for number, sentence in enumerate(parts):
         if sentence.endswith(("?", "？")) or sentence.startswith(
             ("Let me", "Let's", "I'll fix", "I will fix")
         ):
             continue
-        if _IMPERATIVE.match(sentence) or "ll " in sentence and _COMMITMENT.search(sentence):
+        if "ll " in sentence and _COMMITMENT.search(sentence):
+            return sentence
+        if number >= 2:  # after an apology and a regret, only a promise that lasts is the rule
+            continue
+        if _IMPERATIVE.match(sentence):
             return sentence
         if _RULE_WORDS.search(sentence) and not re.match(r"^(?:i|that|this|it|here)\b", sentence, re.I):
             return sentence

@@ -26,6 +26,7 @@ from .episodes import EPISODE_KIND
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
 from .quality import rejection_reason
+from .restate import points_at_practice
 from .signals import QUOTE_LIMIT, Signal, make_signal, quote_around
 from .text import clip, language, mask_code, overlap
 from .triggers import action_trigger, derive_trigger, program_of
@@ -353,7 +354,8 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         turn.kind = "correction" if context.interrupted else "preference"
         turn.soft = True  # its wording is looked for only once the reply has carried it (see `judge`)
         turn.score = features(text) + context.interrupted
-    elif len(text) <= TERSE_LIMIT:
+    elif len(text) <= TERSE_LIMIT or len(text) <= SOFT_LIMIT and points_at_practice(text):
+        # no rule words, or a hedge or a question: only a reply that says the rule carries it
         turn.use, turn.kind, turn.soft, turn.terse = context.last_use, "correction", True, True
     else:
         return None

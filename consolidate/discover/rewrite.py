@@ -65,17 +65,38 @@ _CLAUSE_RULE = lazy(
     re.IGNORECASE,
 )
 _YOU = lazy(r"\byou\b(?!')", re.IGNORECASE)
+# The assistant's restatement already says the rule before the clause ("X always goes on a branch,
+# never straight onto main"): the clause qualifies it, it is no rule of its own.
+_STANDS = lazy(r"\b(?:always|never|every|each)\b", re.IGNORECASE)
 _STRAY_ESCAPE = lazy(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
+
+
+# "Running `cargo clippy` before every commit catches these early": the practice, and what it is good for.
+_PRAISED = lazy(
+    r"^(?P<doing>[A-Za-z]+ing)\s+(?P<what>.{4,160}?)\s+(?:catches|keeps|avoids|prevents|helps|saves|ensures|"
+    r"means|guarantees|makes sure)\b",
+    re.IGNORECASE,
+)
+_DOING = {
+    "running": "run", "using": "use", "adding": "add", "checking": "check", "bumping": "bump",
+    "installing": "install", "testing": "test", "committing": "commit", "updating": "update",
+    "creating": "create", "writing": "write", "keeping": "keep", "rebasing": "rebase", "squashing": "squash",
+    "tagging": "tag", "pinning": "pin", "regenerating": "regenerate", "formatting": "format",
+}  # fmt: skip
 
 
 def imperative(sentence: str, *, speaker: str = "user") -> str:
     """The sentence as an instruction: fillers, modal leads, tails and stray escapes removed."""
     text = strip_fillers(sentence)
+    praised = _PRAISED.match(text) if speaker == "assistant" else None
+    if praised and praised["doing"].lower() in _DOING:
+        text = f"{_DOING[praised['doing'].lower()]} {praised['what']}"
     clause = _CLAUSE_RULE.search(text)
     if (
         clause
         and len(text[clause.end() :].split()) >= 4
         and (not _starts_with_rule(text) or len(text[: clause.start()].split()) <= 8)
+        and not (speaker == "assistant" and _STANDS.search(text[: clause.start()]))
     ):
         text = re.sub(r"^(?:so|but|and) ", "", text[clause.end() :], flags=re.IGNORECASE)
     text = _TRANSIENT_CLAUSE.sub("", text).strip()

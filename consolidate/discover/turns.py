@@ -19,6 +19,7 @@ from . import lexicon
 from .acks import NO_REPLY, Reply, lasting_rule
 from .phrasing import directive_principle
 from .quality import DOUBT, HEDGE, INCIDENT
+from .restate import restated_practice
 from .rewrite import imperative, third_person
 from .text import mask_code, sentences
 from .triggers import command_head, program_of
@@ -462,6 +463,17 @@ def not_yet_a_rule(turn: Turn) -> bool:
 
 def judge(turn: Turn) -> tuple[str, int]:
     """(principle, score) once the reply is known; an empty principle means no signal."""
+    principle, score = _judge(turn)
+    if (principle and score >= THRESHOLD) or turn.memory:
+        return principle, score
+    said = restated_practice(turn.text, turn.before[0] if turn.before else "", turn.reply)
+    if not said or not_yet_a_rule(turn) or _PRODUCT.search(turn.text):
+        return principle, score
+    turn.kind, turn.use = "preference", None  # the assistant's words state it: about what they name
+    return said, THRESHOLD
+
+
+def _judge(turn: Turn) -> tuple[str, int]:
     if turn.terse:
         said = concession_principle(turn)
         return (said, THRESHOLD) if said else ("", 0)

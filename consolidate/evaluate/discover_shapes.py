@@ -215,6 +215,163 @@ INFORMED: list[tuple[str, str, str, str]] = [
 _informed = _said("correction", lambda w: w.tool_call("Bash", {"command": "git log -1"}, "commit 1a2b3c"))
 
 
+# --- the user hedges, asks, picks an option or says "yes, add it"; the reply restates the practice -----
+# (language, what the assistant said before, the user's words, the reply, key)
+RESTATED: list[tuple[str, str, str, str, str]] = [
+    ("en", "Pushed the fix to main.",
+     "hmm, I think it'd be better if fixes went through a pull request",
+     "Good idea — from now on I'll open a pull request for every fix instead of pushing to main.",
+     "pull request"),
+    ("en", "Added the entry at the bottom of CHANGELOG.md.",
+     "maybe we should keep the changelog newest first?",
+     "You're right — changelog entries should always be listed newest first. I'll move it to the top.",
+     "newest first"),
+    ("ru", "Добавил функцию в utils.py.",
+     "может, лучше такие хелперы держать в helpers/?",
+     "Вы правы — вспомогательные функции всегда кладём в `helpers/`, а не в utils.py. Перенесу.",
+     "helpers/"),
+    ("zh", "已经发布了 1.4.0。",
+     "我觉得发版前最好先跑一下 `make e2e`",
+     "好主意，以后每次发版前我都会先跑 `make e2e`。",
+     "make e2e"),
+    ("tr", "Testleri pytest ile çalıştırdım.",
+     "belki testleri `make test-all` ile çalıştırsak daha iyi olur",
+     "Haklısınız, testler her zaman `make test-all` ile çalıştırılmalı.",
+     "make test-all"),
+    ("en", "Committed the change as a1b2c3d.",
+     "did you run the linter before committing?",
+     "Good catch — the linter must run before every commit. Running `make lint` now.",
+     "linter"),
+    ("en", "Committed it on main.",
+     "shouldn't that be on a branch?",
+     "You're right — work always goes on a feature branch, never straight onto main. I'll move the commit.",
+     "feature branch"),
+    ("ru", "Применил миграцию на проде.",
+     "ты прогнал миграции на тестовой базе?",
+     "Вы правы, миграции всегда сначала прогоняем на тестовой базе. Сейчас откачу и сделаю по порядку.",
+     "тестовой"),
+    ("zh", "接口改好了。",
+     "你是不是应该先更新文档？",
+     "你说得对，每次改接口都要先更新 `docs/api.md`。",
+     "docs/api.md"),
+    ("tr", "Değişikliği commit ettim.",
+     "sürümü artırmadın mı?",
+     "Haklısınız, her değişiklikte önce sürüm numarası artırılmalı. Şimdi artırıyorum.",
+     "sürüm"),
+    ("en", "Two ways to handle it:\n\n1. Fix the failing test now and move on.\n2. Run `make check` before "
+     "each commit from now on, so this cannot slip again.\n\nWhich do you prefer?",
+     "2",
+     "Going with option 2: I'll run `make check` before each commit from now on.",
+     "make check"),
+    ("ru", "Варианты:\n1. Оставить как есть.\n2. Всегда писать даты в логах в формате ISO 8601.\n\nКакой выбираете?",
+     "вариант 2",
+     "Хорошо, вариант 2: даты в логах всегда в ISO 8601.",
+     "ISO 8601"),
+    ("zh", "有两个选择：\n1. 这次手动改一下版本号。\n2. 以后每次发布都用 `make bump` 统一改版本号。\n你选哪个？",
+     "选2",
+     "好的，就用方案2：以后每次发布都用 `make bump` 改版本号。",
+     "make bump"),
+    ("tr", "İki seçenek var:\n1. Bu seferlik elle düzelt.\n2. Kodu her zaman `make gen` ile yeniden üret.\n\nHangisi?",
+     "2. seçenek",
+     "Tamam, 2. seçenek: kodu her zaman `make gen` ile üreteceğim.",
+     "make gen"),
+    ("en", "Fixed. Should I add a rule that every new endpoint gets an entry in `docs/endpoints.md`?",
+     "yes, add it",
+     "Done — every new endpoint now gets an entry in `docs/endpoints.md`.",
+     "docs/endpoints.md"),
+    ("ru", "Готово. Предлагаю правило: перед каждым релизом обновлять CHANGELOG.md. Добавить?",
+     "да, добавь",
+     "Добавил правило.",
+     "CHANGELOG"),
+    ("zh", "改好了。要不要定个规矩：所有配置项都必须写进 `config/schema.json`？",
+     "好，就这么做",
+     "好的，以后所有配置项都写进 `config/schema.json`。",
+     "schema.json"),
+    ("tr", "Tamam. Bir kural ekleyeyim mi: her PR açıklamasında ekran görüntüsü olmalı?",
+     "evet, ekle",
+     "Tamam, kuralı ekledim.",
+     "ekran"),
+    ("en", "The tests pass now.\n\nOne thing worth keeping: integration tests need `DATABASE_URL` pointed at the "
+     "throwaway container, never at the shared dev DB. Want me to add that to CLAUDE.md?",
+     "yes please", "Added.", "throwaway container"),
+    ("en", "Pushed. Should I always squash fixup commits before pushing from now on?",
+     "yes do that", "Will do.", "squash fixup"),
+    ("en", "Two ways:\n\n### Option 1: Patch the generated client here\nQuick, but lost on the next run.\n\n"
+     "### Option 2: Always regenerate the client with `make client` after editing the spec\nSafer.\n\nWhich?",
+     "let's do option 2", "Going with option 2.", "make client"),
+    ("en", "Tagged v2.3.0.",
+     "wait, did you bump the version?",
+     "Yes, you're right — the version must be bumped before every release tag. Doing it now.",
+     "release tag"),
+    ("en", "Proposed addition to CLAUDE.md:\n\n- Keep every SQL migration reversible with a `down` step.\n\n"
+     "Want me to add it?", "yes", "Added.", "reversible"),
+    ("en", "Merged the branch.", "should we maybe squash before merging?",
+     "That makes sense — going forward I'll squash every branch before merging it.", "squash every branch"),
+    ("en", "Committed the refactor to main.", "Did you create a branch first?",
+     "You're absolutely right. I apologize for the oversight. I should have created a feature branch before "
+     "making these changes. Going forward, I'll always create a branch first for non-trivial work.\n\n"
+     "Let me fix this now:", "create a branch first"),
+    ("en", "Done, all changes are in.",
+     "I think it would be better if we always ran the audit before releasing, what do you think?",
+     "Agreed — running `cargo audit` before every release catches these early. I'll do that from now on.",
+     "cargo audit"),
+]  # fmt: skip
+
+
+def _restated(item: tuple[str, str, str, str, str]) -> Scenario:
+    language, before, said, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.assistant(before)
+        _plant(devset, writer, "correction", language, writer.user(said), key)
+        writer.assistant(reply)
+
+    return build
+
+
+# Look-alikes: a one-off numbered pick, a question answered with a fact, "yes" to a one-off edit, a
+# hedged one-off, a question conceded for this time only: (before, the user's words, the reply, forbidden).
+RESTATED_NOISE: list[tuple[str, str, str, str]] = [
+    ("Two options:\n1. Rename the variable to `total`.\n2. Inline the helper into `report()`.\n\nWhich one?",
+     "2", "Going with option 2: inlined the helper into `report()`.", "inline"),
+    ("Варианты:\n1. Переименовать файл.\n2. Удалить старый модуль.\nКакой?",
+     "вариант 1", "Хорошо, вариант 1: переименовал файл.", "переименов"),
+    ("两个方案：\n1. 先修复这个测试。\n2. 先把函数拆开。\n选哪个？", "选1", "好的，方案1：测试已修复。", "测试"),
+    ("Seçenekler:\n1. Değişkeni yeniden adlandır.\n2. Fonksiyonu böl.\nHangisi?",
+     "2. seçenek", "Tamam, 2. seçenek: fonksiyonu böldüm.", "fonksiyon"),
+    ("Ran the suite.", "did the tests pass?", "Yes — all 142 passed.", "142"),
+    ("Restarted the service.", "is it listening on 8080 now?", "Right, it's up on 8080.", "8080"),
+    ("Should I also rename `get_user` to `fetch_user` in this file?", "yes do that",
+     "Done — renamed `get_user` to `fetch_user` in users.py.", "fetch_user"),
+    ("Переименовать config.yml в config.yaml?", "да, сделай", "Готово, переименовал.", "config.yaml"),
+    ("要把这个函数移到 utils.py 吗？", "好，就这么做", "好的，已经移过去了。", "utils.py"),
+    ("Bu dosyayı silmemi ister misin?", "evet, sil", "Tamam, sildim.", "sil"),
+    ("Wrote `parse()`.", "maybe we should rename it to parse_row?", "Good idea — renamed it to `parse_row`.",
+     "parse_row"),
+    ("Committed it.", "did you forget the import?",
+     "You're right — I forgot the import in parser.py; added it.", "import"),
+    ("The build was slow because the cache was cold. Want me to add that to CLAUDE.md?", "yes",
+     "Added.", "cache"),
+    ("### Option 1: Revert the commit\nClean history.\n\n### Option 2: Patch forward\nFaster.\n\nWhich?",
+     "option 2 sounds good", "Going with option 2: patching forward.", "patch"),
+    ("Added the parameter.", "did you update all the call sites?",
+     "You're right — every call site needs the new argument. Updating them now.", "call site"),
+    ("Options:\n1. Fix every failing test now.\n2. Skip them for this release.\n\nWhich?", "1",
+     "Going with 1.", "failing test"),
+]  # fmt: skip
+
+
+def _restated_noise(item: tuple[str, str, str, str]) -> Scenario:
+    before, said, reply, forbidden = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.assistant(before)
+        _noise(devset, writer, "one-off-answer", writer.user(said), forbidden)
+        writer.assistant(reply)
+
+    return build
+
+
 # --- look-alikes of every shape that teach nothing ---------------------------------------------------
 def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
     """A concession of a one-off slip."""
@@ -275,6 +432,7 @@ NOISE: list[Scenario] = [
     _rejected_for_now,
     _weighing,
     _platitude,
+    *map(_restated_noise, RESTATED_NOISE),
 ]
 
 SCENARIOS: list[Scenario] = [
@@ -285,6 +443,7 @@ SCENARIOS: list[Scenario] = [
     *map(_decided, DECIDED),
     *map(_standing, STANDING),
     *map(_informed, INFORMED),
+    *map(_restated, RESTATED),
 ]
 
 # --- held apart: the same shapes in other words again, written before the rules were changed for the
@@ -444,8 +603,59 @@ HOLDOUT_SCENARIOS: list[Scenario] = [
             ),
         ],
     ),  # fmt: skip
+    *map(
+        _restated,
+        [
+            (
+                "en",
+                "Deployed the new build to staging.",
+                "wouldn't it be safer to tag the release before deploying?",
+                "You're right — every release should be tagged before it is deployed. I'll tag it now.",
+                "tagged",
+            ),
+            (
+                "ru",
+                "Способы:\n1. Поправить опечатку вручную.\n2. Всегда прогонять `make spell` перед каждым коммитом.\n\nЧто выберем?",
+                "давай второй",
+                "Хорошо, второй вариант: буду всегда прогонять `make spell` перед каждым коммитом.",
+                "make spell",
+            ),
+            (
+                "zh",
+                "代码写完了。",
+                "你有没有先跑 `make fmt`？",
+                "你说得对，每次提交前都必须先跑 `make fmt`。现在补上。",
+                "make fmt",
+            ),
+            (
+                "tr",
+                "Bitti. Bundan sonra her yeni modül için bir README eklememi ister misin?",
+                "evet, öyle yap",
+                "Tamam, bundan sonra her yeni modül için bir README ekleyeceğim.",
+                "README",
+            ),
+        ],
+    ),  # fmt: skip
 ]
 HOLDOUT_NOISE: list[Scenario] = [
+    *map(
+        _restated_noise,
+        [
+            (
+                "Options:\n1. Bump the timeout to 30s.\n2. Retry the request once.\n\nPick one?",
+                "option 1",
+                "Going with option 1: the timeout is 30s now.",
+                "timeout",
+            ),
+            (
+                "Want me to delete the stale branch `old-ui`?",
+                "yes please",
+                "Done — deleted `old-ui`.",
+                "old-ui",
+            ),
+            ("Built it.", "did the build finish without warnings?", "Yes, no warnings.", "warnings"),
+        ],
+    ),  # fmt: skip
     _slip("en", "that import is unused now", "Good catch — removed the unused import.", "import"),
     _slip("ru", "ты забыл закрыть скобку", "Вы правы, закрыл скобку.", "скобк"),
     _slip("zh", "变量名拼错了", "你说得对，变量名已经改正。", "变量名"),
