@@ -20,6 +20,7 @@ from memory_layout.wellformed import line_problems
 
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
+from ..discover.samerule import said_in_part, shared_content
 from ..models import Candidate, EvidenceRef, Layer
 from ..plan import CONTRADICT_WARNING
 from ..secrets import has_secret, redact, without_secrets
@@ -565,21 +566,31 @@ def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
     """The group whose lead states the candidate's rule, or whose rule the candidate states, by the
     matcher that says whether memory states a rule ("Don't install it until it passes its tests" is
     stated by "After the tests pass, install the new version"): one learning of the run, one proposal.
-    Never a contradiction, a rule stated only by several leads together, or another layer's rule."""
+    Two wordings of which one says most of the other's rule (`said_in_part`) are one learning too.
+    Never a contradiction, a rule stated only by several leads together, or a rule of every project
+    (L0) with one of this project."""
     if candidate.category == "CONTRADICT":
         return None
     fitting = [
         i
         for i, lead in enumerate(leads)
-        if set(lead.layers) == set(candidate.layers) and lead.category != "CONTRADICT"
-    ]
+        if ("L0" in lead.layers) == ("L0" in candidate.layers) and lead.category != "CONTRADICT"
+    ]  # a rule of the project is one rule in CLAUDE.md or the memory dir; one of every project is not
     if not fitting:
         return None
-    stated = Matcher.of_entries([("", "", leads[i].principle) for i in fitting]).judge(candidate.principle)
-    if stated.category == "RECORDED" and len(stated.members) == 1:
-        return fitting[stated.members[0]]
     stating = Matcher.of_entries([("", "", candidate.principle)])
-    return next((i for i in fitting if stating.judge(leads[i].principle).category == "RECORDED"), None)
+
+    def same(lead: Candidate) -> bool:
+        if Matcher.of_entries([("", "", lead.principle)]).judge(candidate.principle).category == "RECORDED":
+            return True
+        if stating.judge(lead.principle).category == "RECORDED":
+            return True
+        return not contradicts(candidate.principle, lead.principle) and (  # one practice, a step more
+            said_in_part(candidate.principle, lead.principle) or said_in_part(lead.principle, candidate.principle)
+        )
+
+    found = [i for i in fitting if same(leads[i])]  # the one sharing most of its content speaks for it
+    return max(found, key=lambda i: (shared_content(candidate.principle, leads[i].principle), -i), default=None)
 
 
 def _case_of(candidate: Candidate, groups: list[list[Candidate]]) -> int | None:
