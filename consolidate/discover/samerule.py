@@ -132,7 +132,6 @@ _SYNONYMS = (
     "test tests testing",
     "permit allow let",
     "reference link cite",
-    "entry section",
     "perform do carry",
 )
 
@@ -818,8 +817,15 @@ class Prohibition:
     member: int  # the statement's position
     quote: str  # the forbidden clause as written (a list item, or the "never …" sentence)
     named: frozenset[str] = frozenset()  # the stems of what its code spans name (`.claude/`: claude)
+    # an item of a list of what the assistant cannot do ("Operations Claude Cannot Perform"): the user
+    # does it, so a rule ordering it is a lesson about waiting for, or reminding, the user
+    reserved: bool = False
 
 
+# a heading or a lead-in saying what the assistant cannot do, not what nobody should
+_RESERVED = lazy(
+    r"\b(?:cannot|can'?t|may not|(?:is|are) not (?:allowed|permitted) to|reserved for)\b", re.IGNORECASE
+)
 _ITEM_HEAD = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _NEVER_CLAUSE = lazy(
     r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
@@ -843,6 +849,10 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
     forbids what it lists ("Git Operations Claude Cannot Perform", "Claude cannot perform these
     operations:"), and each sentence that opens with "never" or "do not"."""
     items = forbidden_items(statements, groups)
+    reserved = {p for p, (heading, _) in enumerate(statements) if _RESERVED.search(heading)}
+    for members in groups:
+        if _RESERVED.search(statements[members[0]][1].split("\n", 1)[0]):
+            reserved.update(members[1:])
     found: list[Prohibition] = []
     for position, (_, text) in enumerate(statements):
         first = text.split("\n", 1)[0]
@@ -850,7 +860,7 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
             clause = _ITEM_HEAD.sub("", first).strip()
             action = _action(_first_clause(clause))
             if action is not None:
-                found.append(Prohibition(*action[:2], position, clause, action[2]))
+                found.append(Prohibition(*action[:2], position, clause, action[2], position in reserved))
             continue
         masked, codes = _masked(text)
         for match in _NEVER_CLAUSE.finditer(masked.replace("**", "** ")):

@@ -1,5 +1,7 @@
-"""A learning that would have the assistant do what the memory forbids it is never proposed: it is
-set aside, quoting the prohibition, and waits for a person."""
+"""A learning that would have the assistant do what the memory forbids it is never proposed as it is:
+when the memory reserves the action for the user and the learning names when it applies, it is said
+around the user ("Before X, wait for the user to Y"); else it is set aside, quoting the prohibition,
+and waits for a person."""
 
 from __future__ import annotations
 
@@ -14,27 +16,54 @@ def acme(tmp_path) -> Project:  # type: ignore[no-untyped-def]
     return build_project(tmp_path)
 
 
+_RESERVED = (
+    "\n## Git Operations the Assistant Cannot Perform\n\n"
+    "The assistant cannot perform these operations:\n\n"
+    "- `git rebase` - rewrites history the session files point at\n"
+    "- Amending commits with session files\n"
+)
+
+
 def test_a_learning_that_orders_what_the_memory_forbids_is_set_aside_quoting_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    acme.claude_md.write_text(
-        acme.claude_md.read_text()
-        + "\n## Git Operations the Assistant Cannot Perform\n\n"
-        + "The assistant cannot perform these operations:\n\n"
-        + "- `git rebase` - rewrites history the session files point at\n"
-        + "- Amending commits with session files\n"
-    )
-    forbidden = candidate("Amend the session files into the commit before bumping the version", layers=["L1"])
+    acme.claude_md.write_text(acme.claude_md.read_text() + _RESERVED)
+    forbidden = candidate("Amend the session files into every commit", layers=["L1"])  # it names no moment
     before = acme.claude_md.read_text()
     code, out, err = acme.dream(capsys, acme.report(forbidden), "--yes")
     assert code == 0, err
     assert acme.claude_md.read_text() == before and "[ADD]" not in out and "already recorded" not in out
     assert (
-        "set aside S1: Amend the session files into the commit before bumping the version — the memory forbids "
+        "set aside S1: Amend the session files into every commit — the memory forbids "
         "what it asks: “Amending commits with session files” under “Git Operations the Assistant Cannot "
         "Perform”"
     ) in out
     assert [c.principle for c in Backlog.load(acme.settings).pending()] == [
-        "Amend the session files into the commit before bumping the version"
+        "Amend the session files into every commit"
     ]
+
+
+def test_a_learning_ordering_what_the_user_alone_does_is_said_around_the_user(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + _RESERVED)
+    reserved = candidate("Amend the session files into the commit before bumping the version", layers=["L1"])
+    code, out, err = acme.dream(capsys, acme.report(reserved), "--yes")
+    assert code == 0, err
+    assert "forbids" not in out and "set aside" not in out
+    assert (
+        "- Before bumping the version, wait for the user to amend the session files into the commit."
+        in acme.claude_md.read_text()
+    )
+    assert not Backlog.load(acme.settings).pending()
+
+
+def test_a_prohibition_of_everyone_is_never_said_around_the_user(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text() + "\n## Releases\n\nNever delete release tags: packagers pin them.\n"
+    )
+    forbidden = candidate("Delete the release tags before publishing a new build", layers=["L1"])
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(forbidden), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before and "[ADD]" not in out
+    assert "set aside S1: Delete the release tags before publishing a new build — the memory forbids" in out
 
 
 def test_a_reminder_for_the_user_to_do_the_forbidden_thing_is_still_proposed(acme, capsys) -> None:  # type: ignore[no-untyped-def]
