@@ -1212,8 +1212,16 @@ def asserts_what_it_negates(said: Text, known: Text) -> bool:
     not the crate level" against "for per-crate control, use separate packages"): whatever else they
     share, the known text does not state that rule. The negations of the rule's cause do not count."""
     _, negated = _without_cause(said)
-    asserted = (known.stems - known.negated) & (negated - _FILLER_STEMS)
-    return bool(asserted) and not negated & known.negated
+    negated = negated | _code_stems(said.negated_anchors)
+    theirs = known.negated | _code_stems(known.negated_anchors)  # "rather than `cargo xxx`" negates cargo
+    asserted = (known.stems - theirs) & (negated - _FILLER_STEMS)
+    return bool(asserted) and not negated & theirs
+
+
+def _code_stems(anchors: frozenset[str]) -> frozenset[str]:
+    """The stems of the words the code spans name (`cargo xxx`: cargo, xxx)."""
+    stem = _stem_of("en")
+    return frozenset(_SYN.get(b, b) for b in (stem(w) for a in anchors for w in _anchor_words(a)))
 
 
 def _same_negation(said: Text, known: Text) -> bool:

@@ -102,6 +102,10 @@ SAME_RULE = [
         "**Before a release:**\n1. Write the checklist into `docs/releases.md` with the date\n",
         "Save the release checklist with the date in docs/releases.md",
     ),
+    (  # both negate the program, one in a code span under a heading that names it
+        "- **When running `npm` scripts:** Use `pnpm xxx` rather than `npm xxx`.",
+        "Use pnpm instead of npm.",
+    ),
     (  # "X, not Y" said of the same Y: the line that says it, though a word of the rule is not there
         "- **Scope:** style rules apply at the module level, not the function level. A module holds "
         "many functions.",
