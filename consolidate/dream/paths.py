@@ -67,11 +67,28 @@ def _spellings(token: str, texts: Iterable[str]) -> set[str]:
 
 
 def _listing(root: Path | None, token: str) -> list[str]:
-    """The names of the files in the project folder the token names (`notes/` of `notes/chore-N`)."""
-    if root is None or "/" not in token:
+    """The names of the project's files the token may name: those of the folder it names (`notes/` of
+    `notes/chore-N`), or for a bare name those at the top and one folder down (hidden ones left out)."""
+    if root is None:
         return []
-    folder = root / token.rsplit("/", 1)[0]
+    if "/" in token:
+        folder = token.rsplit("/", 1)[0]
+        return [f"{folder}/{name}" for name in _files(root / folder)]
+    found = list(_files(root))
+    for sub in _folders(root):
+        found += _files(sub)
+    return found
+
+
+def _files(folder: Path) -> list[str]:
     try:
-        return [f"{token.rsplit('/', 1)[0]}/{p.name}" for p in folder.iterdir() if p.is_file()]
+        return [p.name for p in folder.iterdir() if p.is_file() and not p.name.startswith(".")]
+    except OSError:
+        return []
+
+
+def _folders(folder: Path) -> list[Path]:
+    try:
+        return [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")]
     except OSError:
         return []

@@ -88,3 +88,13 @@ def test_gerunds() -> None:
         "fixing",
         "tying",
     ]
+
+
+def test_a_bare_numbered_name_is_spelt_as_a_file_one_folder_down(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "journals-3.md").write_text("# journal\n")
+    (tmp_path / ".cache").mkdir()
+    (tmp_path / ".cache" / "journal-9.md").write_text("hidden\n")
+    assert real_names("Update `journal-N` when done", [], ["journal-2"], root=tmp_path) == (
+        "Update `journals-N` when done"
+    )
