@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from consolidate.dream.backlog import Backlog
+from consolidate.dream.reserved import around_the_user
 from tests.dream.fidelity_project import Project, build_project, candidate
 
 
@@ -80,3 +81,37 @@ def test_a_reminder_for_the_user_to_do_the_forbidden_thing_is_still_proposed(acm
     assert "forbids" not in out and "set aside" not in out and "already recorded" not in out
     assert "[ADD]" in out
     assert "Remind the user to amend the session files before bumping the version" in out
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        (
+            "Rebase the feature branch before opening the pull request",
+            "Before opening the pull request, wait for the user to rebase the feature branch.",
+        ),
+        (
+            "After each release, delete the staging tag",
+            "After each release, remind the user to delete the staging tag.",
+        ),
+        (
+            "Always push the tags when a release is cut",
+            "When a release is cut, remind the user to push the tags.",
+        ),
+    ],
+)
+def test_a_reserved_action_said_around_the_user(rule: str, said: str) -> None:
+    assert around_the_user(rule) == said
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Rebase the feature branch",  # no moment: no faithful wording
+        "Never push before the tests pass",  # orders nothing
+        "Remind the user to rebase before merging",  # already about the user
+        "Rebase the branch; then wait before merging",  # more than one sentence
+    ],
+)
+def test_no_wording_around_the_user_when_none_is_faithful(rule: str) -> None:
+    assert around_the_user(rule) is None
