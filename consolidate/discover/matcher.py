@@ -63,6 +63,7 @@ class Verdict:
     how: str = ""  # "words" or "meaning": what found a RECORDED or UPDATE
     quote: str = ""  # what of a list states it, when not `related` alone (a lead-in and its steps);
     # for FORBIDDEN, the prohibition it would break (a forbidden list's item, a "never …" sentence)
+    reserved: bool = False  # FORBIDDEN by a list of what the assistant cannot do: the user does it
 
     @property
     def confident(self) -> bool:
@@ -116,7 +117,9 @@ class Matcher:
         forbidden = self.memory.forbidding(principle)
         if forbidden is not None:  # it would have the assistant do what the memory forbids it
             text = self.memory.statements[forbidden.member][1]
-            return Verdict("FORBIDDEN", text, (forbidden.member,), "meaning", forbidden.quote)
+            return Verdict(
+                "FORBIDDEN", text, (forbidden.member,), "meaning", forbidden.quote, forbidden.reserved
+            )
         content = required_content(principle)  # what a document must make clear, stated already
         if content is not None and (said := self.judge(content)).category == "RECORDED":
             return said

@@ -75,6 +75,12 @@ _REASON = lazy(
     re.IGNORECASE,
 )
 _CLAUSES = lazy(r"[,;]\s+|\s+(?:and|but|then|as|because|since|so that)\s+", re.IGNORECASE)
+# "…; force-pushing to main is bad form": a judgement said after the rule is the reason it gives
+_JUDGEMENT = lazy(
+    r";\s+(?=[^;.!?]{0,80}?\s(?:is|are)\s+(?:(?:really|very|just|a|an)\s+)*(?:bad|poor|risky|dangerous|"
+    r"unsafe|wrong|fragile|error-prone|confusing|painful|costly)\b)",
+    re.IGNORECASE,
+)
 _CAUSE = lazy(r"because|since|so that|so we|so the|so it|as it|otherwise|to make sure|in order to|as ", re.I)
 REASON_WEIGHT = 0.4
 FILLER_WEIGHT = 0.2
@@ -108,7 +114,7 @@ _FUNCTION = frozenset(
 _SYNONYMS = (
     "immediately asap promptly soon sooner",
     "remove delete drop strip erase",
-    "create add write",
+    "create add write save",
     "bump increment raise increase",
     "preserve keep kept retain maintain",
     "info information data content contents details",
@@ -237,6 +243,9 @@ class Text:
     # main": commit, and direct and main), so it opposes only a sentence that speaks of both
     negations: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
     source: str = ""  # the text as written: its sentences are read when a negation needs them
+    # (verb, place) of each place one works in that the text has one create, use or work on ("create a
+    # branch", "work on a branch", "use a feature branch"): one practice, whichever verb says it
+    practices: frozenset[tuple[str, str]] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -261,11 +270,19 @@ def content(text: str) -> Content:
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     lang = language(plain)
     stem = _stem_of(lang)
-    lowered = phrased(plain.lower())
+    raw = plain.lower()
+    judged = _JUDGEMENT.search(raw)  # read before `phrased` makes "X is bad form" a "never X"
+    if judged is not None and judged.start() > 8:
+        rule_part = phrased(raw[: judged.start()])
+        lowered = rule_part + phrased(raw[judged.start() :])
+        cause = True
+    else:
+        lowered = phrased(raw)
+        cut = _REASON.search(lowered)
+        rule_part = lowered[: cut.start()] if cut and cut.start() > 8 else lowered
+        cause = bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0)))
     found: set[str] = set()
     written: list[str] = []
-    cut = _REASON.search(lowered)
-    rule_part = lowered[: cut.start()] if cut and cut.start() > 8 else lowered
     in_rule: set[str] = set()
     for number, part in enumerate((rule_part, lowered[len(rule_part) :])):
         for word in _content_words(part):
@@ -286,7 +303,7 @@ def content(text: str) -> Content:
         frozenset(words),
         tuple(written),
         frozenset(found - in_rule),
-        bool(cut and rule_part is not lowered and _CAUSE.fullmatch(cut.group(0))),
+        cause,
         lang,
     )
 
@@ -314,7 +331,28 @@ def read(text: str) -> Text:
         _lists(text.lower()),
         negation[2],
         text,
+        _practices(plain.lower(), stem),
     )
+
+
+# A place one works in, and the verbs that say working in it: creating a branch, starting one, using
+# one, working on one and being on one are the one practice of working on a branch.
+_PRACTICE = lazy(
+    r"\b(?P<verb>creat\w*|mak\w*|start\w*|open\w*|us(?:e|es|ed|ing)|work(?:s|ed|ing)?(?=\s+(?:on|in)\b)|"
+    r"switch\w*(?=\s+to\b)|be(?=\s+(?:on|in)\b)|go(?:es)?(?=\s+(?:on|in)\b))\s+(?:(?:on|in|to)\s+)?"
+    r"(?:(?:a|an|the|its|their|your|our|own|new|separate|dedicated|fresh|feature|topic|local|virtual)\s+)*"
+    r"(?P<place>branch(?:es)?|worktrees?|workspaces?|environments?|venvs?|containers?|sandbox(?:es)?|forks?)\b",
+    re.IGNORECASE,
+)
+
+
+def _practices(lowered: str, stem: Callable[[str], str]) -> frozenset[tuple[str, str]]:
+    """(verb, place) stems of each place one works in said with a verb of working in it (`_PRACTICE`)."""
+    found = set()
+    for match in _PRACTICE.finditer(lowered):
+        verb, place = stem(match["verb"]), stem(match["place"])
+        found.add((_SYN.get(verb, verb), _SYN.get(place, place)))
+    return frozenset(found)
 
 
 _NUMBER_WORDS = {
@@ -583,10 +621,15 @@ class Memory:
         parts: list[tuple[float, Unit]] = []
         for position in self._sharing(said):
             unit = self.units[position]
+            known = read(unit.text)
+            if not _forbidding(unit) and asserts_what_it_negates(said, known):
+                continue  # "… not at the crate level" is not said by a line naming per-crate control
             needed = SAME_GROUP if unit.group else SAME
-            if not unit.group and not _TABLE.match(unit.text) and _shares_shape(said, read(unit.text)):
+            if not unit.group and not _TABLE.match(unit.text) and _shares_shape(said, known):
                 # not against a list, nor a table: one item or cell sharing a path says little
                 needed = min(needed, SAME_ANCHORED)
+            if not unit.group and _same_negation(said, known):
+                needed = min(needed, SAME_ANCHORED)  # "X, not Y" said of the same Y: as telling as a path
             score = self.says(said, unit, needed)
             if score >= needed and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -698,9 +741,10 @@ class Memory:
             total += weight
             covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
         unsaid: list[tuple[str, float]] = []
+        practiced = {verb for verb, place in said.practices if place in vocabulary}  # "create a branch"
         for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
             total += weight
-            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary:
+            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
                 covered += weight
             elif len(stem) >= 5:
                 unsaid.append((stem, weight))
@@ -773,8 +817,15 @@ class Prohibition:
     member: int  # the statement's position
     quote: str  # the forbidden clause as written (a list item, or the "never …" sentence)
     named: frozenset[str] = frozenset()  # the stems of what its code spans name (`.claude/`: claude)
+    # an item of a list of what the assistant cannot do ("Operations Claude Cannot Perform"): the user
+    # does it, so a rule ordering it is a lesson about waiting for, or reminding, the user
+    reserved: bool = False
 
 
+# a heading or a lead-in saying what the assistant cannot do, not what nobody should
+_RESERVED = lazy(
+    r"\b(?:cannot|can'?t|may not|(?:is|are) not (?:allowed|permitted) to|reserved for)\b", re.IGNORECASE
+)
 _ITEM_HEAD = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _NEVER_CLAUSE = lazy(
     r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
@@ -798,6 +849,10 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
     forbids what it lists ("Git Operations Claude Cannot Perform", "Claude cannot perform these
     operations:"), and each sentence that opens with "never" or "do not"."""
     items = forbidden_items(statements, groups)
+    reserved = {p for p, (heading, _) in enumerate(statements) if _RESERVED.search(heading)}
+    for members in groups:
+        if _RESERVED.search(statements[members[0]][1].split("\n", 1)[0]):
+            reserved.update(members[1:])
     found: list[Prohibition] = []
     for position, (_, text) in enumerate(statements):
         first = text.split("\n", 1)[0]
@@ -805,7 +860,7 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
             clause = _ITEM_HEAD.sub("", first).strip()
             action = _action(_first_clause(clause))
             if action is not None:
-                found.append(Prohibition(*action[:2], position, clause, action[2]))
+                found.append(Prohibition(*action[:2], position, clause, action[2], position in reserved))
             continue
         masked, codes = _masked(text)
         for match in _NEVER_CLAUSE.finditer(masked.replace("**", "** ")):
@@ -1127,3 +1182,52 @@ def restating_entries(entries: Sequence[tuple[str, str, str]]) -> Memory:
         else:
             lead = None
     return Memory([(section, text) for _, section, text in entries], groups)
+
+
+PART = 0.6  # the weighted share of a rule another rule of one run says for the two to be one learning
+PART_SHARED = 3  # and the content words they share, at least
+
+
+def said_in_part(principle: str, other: str) -> bool:
+    """Does `other` say most of the rule `principle` (≥ `PART` of its weighted content, `PART_SHARED`
+    content words of the rules themselves in common, the same polarity): two learnings of one run that are one practice told
+    twice, the one with a step more ("Save the plan in a dated section of the notes" of "Add a dated
+    note with the plan, then bump the version")?"""
+    if shared_content(principle, other) < PART_SHARED:
+        return False
+    said = read(principle)
+    memory = restating_entries([("", "", other)])
+    return memory.says(said, memory.units[0], PART) >= PART
+
+
+def shared_content(one: str, other: str) -> int:
+    """How many content words the rules themselves share, their reasons left out (stems, synonyms
+    folded, fillers left out)."""
+    said, known = read(one), read(other)
+    return len(((said.stems - said.reason) & (known.stems - known.reason)) - _FILLER_STEMS)
+
+
+def asserts_what_it_negates(said: Text, known: Text) -> bool:
+    """The rule negates a word the known text asserts and never negates ("control at the package level,
+    not the crate level" against "for per-crate control, use separate packages"): whatever else they
+    share, the known text does not state that rule. The negations of the rule's cause do not count."""
+    _, negated = _without_cause(said)
+    negated = negated | _code_stems(said.negated_anchors)
+    theirs = known.negated | _code_stems(known.negated_anchors)  # "rather than `cargo xxx`" negates cargo
+    asserted = (known.stems - theirs) & (negated - _FILLER_STEMS)
+    return bool(asserted) and not negated & theirs
+
+
+def _code_stems(anchors: frozenset[str]) -> frozenset[str]:
+    """The stems of the words the code spans name (`cargo xxx`: cargo, xxx)."""
+    stem = _stem_of("en")
+    return frozenset(_SYN.get(b, b) for b in (stem(w) for a in anchors for w in _anchor_words(a)))
+
+
+def _same_negation(said: Text, known: Text) -> bool:
+    """Both negate the same word, said of the same thing ("not the crate level" in both)."""
+    return any(
+        (reached & other - _FILLER_STEMS) and (said_of & of_other)
+        for reached, said_of in said.negations
+        for other, of_other in known.negations
+    )

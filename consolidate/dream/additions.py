@@ -20,6 +20,7 @@ from memory_layout.wellformed import code_spans, line_problems
 
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
+from ..discover.samerule import said_in_part, shared_content
 from ..models import Candidate, EvidenceRef, Layer
 from ..plan import CONTRADICT_WARNING
 from ..secrets import has_secret, redact, without_secrets
@@ -38,11 +39,14 @@ from .edits import (
 )
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
+from .paths import real_names
 from .placement import Place, beside
 from .remembered import Remembered, remembered
+from .reserved import around_the_user
 from .similarity import ALIKE, Index, coverage, words
 from .titles import flat, mend, title_of
 from .topics import section_type, subject_slug
+from .wording import impersonal
 
 MAX_ADD = 7
 _GENERIC = re.compile(
@@ -107,7 +111,8 @@ def normalize(candidate: Candidate) -> Candidate:
     """A principle written as `When X: Y` gives its condition to the trigger; a trigger that holds for
     every task ("working in this project") is no trigger, so the pointer becomes always-on; a sentence
     of the detail that speaks to the reviewer of this run ("check … before applying") is a note, shown
-    in the review and never written."""
+    in the review and never written; the rule says no "we" or "you" of its conversation
+    (`wording.impersonal`)."""
     kept, notes = reviewer_sentences(candidate.detail)
     principle, told = session_story(candidate.principle, keep_first=True)
     why, told_why = session_story(candidate.why)
@@ -124,7 +129,25 @@ def normalize(candidate: Candidate) -> Candidate:
         )
     if _VACUOUS.match(candidate.trigger.strip()):
         candidate = candidate.model_copy(update={"trigger": ""})
+    alone = impersonal(candidate.principle)  # "before we start": "before starting"
+    if alone != candidate.principle:
+        candidate = candidate.model_copy(update={"principle": alone})
     return candidate
+
+
+def spelt_as_the_project(snapshot: Snapshot, candidate: Candidate) -> Candidate:
+    """The numbered files the learning names (`notes/chore-N`) spelt as the project's files, its
+    CLAUDE.md and the learning's evidence spell them (`paths.real_names`)."""
+    memory = [snapshot.project_claude_md, *(text for _, _, text in snapshot.imports)]
+    evidence = [e.quote for e in candidate.evidence]
+    root = snapshot.settings.layout.project_claude_md.parent
+    update = {
+        name: spelt
+        for name in ("principle", "title", "detail")
+        if (spelt := real_names(getattr(candidate, name), memory, evidence, root=root))
+        != getattr(candidate, name)
+    }
+    return candidate.model_copy(update=update) if update else candidate
 
 
 _MAIN_CLAUSE = re.compile(
@@ -217,7 +240,7 @@ def additions(
     state.result.taken_up = list(backlog.waiting) if backlog is not None else []
     streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
     for candidate, queue_ids in merge_alike(*streams):
-        state.take(candidate, queue_ids, max_add)
+        state.take(spelt_as_the_project(snapshot, candidate), queue_ids, max_add)
     return state.result
 
 
@@ -250,7 +273,6 @@ class _State:
         return problem is None
 
     def take(self, candidate: Candidate, queue_ids: list[str], max_add: int) -> None:
-        subject = redact(plain(candidate.principle, 70))
         if "meta" in candidate.layers:
             self.result.meta.append(candidate.principle)
         places = placements(candidate)
@@ -279,6 +301,18 @@ class _State:
         for number, layer in enumerate(places):
             placed = candidate.on_layer(layer)
             verdict, matched = self._judge(placed, layer if len(places) > 1 else None)
+            if verdict.category == "FORBIDDEN" and verdict.reserved and number == 0:
+                # the user does what it orders: the lesson is to wait for, or remind, the user
+                reworded = around_the_user(candidate.principle)
+                if reworded is not None:
+                    said = candidate.model_copy(update={"principle": reworded, "title": ""})
+                    again, found = self._judge(said.on_layer(layer), layer if len(places) > 1 else None)
+                    # new, or the rule the prohibition itself speaks of; a line elsewhere that speaks
+                    # of it may state it already ("wait for the user to amend" said another way)
+                    if again.category == "FILL_GAP" or (
+                        again.category == "UPDATE" and again.members[:1] == verdict.members[:1]
+                    ):
+                        candidate, placed, verdict, matched = said, said.on_layer(layer), again, found
             if verdict.category == "FORBIDDEN":  # never proposed: the memory forbids what it orders
                 assert matched is not None
                 under = f" under “{matched.section}”" if matched.section else ""
@@ -322,7 +356,9 @@ class _State:
             self.result.waiting.append(
                 (candidate.model_copy(update={"layers": left, "layer": left[0]}), f"ADD cap {max_add}")
             )
-            self.result.notes.append(f"waits in the backlog (ADD cap {max_add}): {subject}")
+            self.result.notes.append(
+                f"waits in the backlog (ADD cap {max_add}): {redact(plain(candidate.principle, 70))}"
+            )
         if drafts and all(d.skipped for d in drafts) and not left:
             self.result.recorded_queue_ids.extend(queue_ids)
         if any(d.action == "ADD" and not d.skipped for d in drafts):
@@ -541,11 +577,18 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 coverage(words(c.principle), words(best.principle)) < 1.0
                 or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
             )
-            and (speaks is None or speaks.judge(c.principle).category != "RECORDED")  # said by it
+            and (  # said by it, in the place it was meant for
+                speaks is None
+                or set(c.layers) != set(best.layers)
+                or speaks.judge(c.principle).category != "RECORDED"
+            )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
+        layers = _holding(best, group) if others else best.layers
         combined = best.model_copy(
             update={
+                "layers": layers,
+                "layer": layers[0] if layers else best.layer,
                 "frequency": sightings(group),
                 "confidence": max(c.confidence for c in group),
                 "impact": max(c.impact for c in group),
@@ -558,6 +601,16 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     first = [m for m in merged if m[0] == 0 and len(streams) > 1]
     rest = sorted((m for m in merged if m not in first), key=lambda m: rank(m[1]), reverse=True)
     return [(c, q) for _, c, q in first + rest]
+
+
+def _holding(best: Candidate, group: list[Candidate]) -> list[Layer]:
+    """Where a learning told in several wordings goes when the others add words ("Also: …"): the
+    speaker's layers, unless only a CLAUDE.md line would hold it while another wording belongs in
+    the memory dir, whose topic file keeps every wording."""
+    if any(layer in MEMORY_LAYERS for layer in best.layers):
+        return list(best.layers)
+    memory = [layer for c in group for layer in c.layers if layer in MEMORY_LAYERS]
+    return [memory[0]] if memory else list(best.layers)
 
 
 def _sighting(evidence: EvidenceRef) -> str:
@@ -624,21 +677,34 @@ def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
     """The group whose lead states the candidate's rule, or whose rule the candidate states, by the
     matcher that says whether memory states a rule ("Don't install it until it passes its tests" is
     stated by "After the tests pass, install the new version"): one learning of the run, one proposal.
-    Never a contradiction, a rule stated only by several leads together, or another layer's rule."""
+    Two wordings of which one says most of the other's rule (`said_in_part`) are one learning too.
+    Never a contradiction, a rule stated only by several leads together, or a rule of every project
+    (L0) with one of this project."""
     if candidate.category == "CONTRADICT":
         return None
     fitting = [
         i
         for i, lead in enumerate(leads)
-        if set(lead.layers) == set(candidate.layers) and lead.category != "CONTRADICT"
-    ]
+        if ("L0" in lead.layers) == ("L0" in candidate.layers) and lead.category != "CONTRADICT"
+    ]  # a rule of the project is one rule in CLAUDE.md or the memory dir; one of every project is not
     if not fitting:
         return None
-    stated = Matcher.of_entries([("", "", leads[i].principle) for i in fitting]).judge(candidate.principle)
-    if stated.category == "RECORDED" and len(stated.members) == 1:
-        return fitting[stated.members[0]]
     stating = Matcher.of_entries([("", "", candidate.principle)])
-    return next((i for i in fitting if stating.judge(leads[i].principle).category == "RECORDED"), None)
+
+    def same(lead: Candidate) -> bool:
+        if Matcher.of_entries([("", "", lead.principle)]).judge(candidate.principle).category == "RECORDED":
+            return True
+        if stating.judge(lead.principle).category == "RECORDED":
+            return True
+        return not contradicts(candidate.principle, lead.principle) and (  # one practice, a step more
+            said_in_part(candidate.principle, lead.principle)
+            or said_in_part(lead.principle, candidate.principle)
+        )
+
+    found = [i for i in fitting if same(leads[i])]  # the one sharing most of its content speaks for it
+    return max(
+        found, key=lambda i: (shared_content(candidate.principle, leads[i].principle), -i), default=None
+    )
 
 
 def _case_of(candidate: Candidate, groups: list[list[Candidate]]) -> int | None:

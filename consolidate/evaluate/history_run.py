@@ -162,7 +162,31 @@ def run_window(
         for p, learning in zip(plan.proposals, learned, strict=True)
         if learning and p.skipped is None  # an ADD, or an EDIT that writes the learning into an entry
     ]
+    # a learning the plan words otherwise (a file spelt as the project spells it, a rule said around
+    # the user) is known by the record its evidence points at first
+    reworded = {
+        _first_record(learning): wording
+        for learning, wording in zip(
+            (x for p, x in zip(plan.proposals, learned, strict=True) if x and p.skipped is None),
+            adds,
+            strict=True,
+        )
+        if _first_record(learning)
+    }
+    said = {" ".join(c.principle.split()) for c in candidates}
+    said |= {" ".join(normalize(c).principle.split()) for c in candidates}
+    for candidate in candidates:
+        first = candidate.evidence[0] if candidate.evidence else None
+        wording = reworded.pop((first.session, first.uuid), None) if first else None
+        if wording and wording not in said:
+            candidate.principle = wording
     return candidates, adds  # the principles of the learnings the plan writes
+
+
+def _first_record(learning: dict[str, Any]) -> tuple[str, str] | None:
+    evidence = learning.get("evidence") or []
+    first = evidence[0] if evidence and isinstance(evidence[0], dict) else {}
+    return (str(first.get("session", "")), str(first.get("uuid", ""))) if first.get("uuid") else None
 
 
 def restatements(labels: Labels, corpus: Path, workdir: Path) -> tuple[list[str], list[str]]:

@@ -86,6 +86,31 @@ SAME_RULE = [
         "- Never run migrations against production by hand.",
         "Running migrations against production by hand is forbidden",
     ),
+    (  # creating a worktree, working in one, using one: one practice
+        "- Every schema experiment must happen in a separate worktree.",
+        "Always create a worktree for each schema experiment",
+    ),
+    (
+        "- **Every schema experiment must happen in a separate worktree** so the main checkout stays clean.",
+        "For schema experiments, open a worktree",
+    ),
+    (  # a judgement after the rule is its reason, whatever it says
+        "- All schema experiments happen in a separate worktree.",
+        "On all schema experiments, work in a worktree; editing the shared checkout is risky",
+    ),
+    (  # saving a checklist is writing it
+        "**Before a release:**\n1. Write the checklist into `docs/releases.md` with the date\n",
+        "Save the release checklist with the date in docs/releases.md",
+    ),
+    (  # both negate the program, one in a code span under a heading that names it
+        "- **When running `npm` scripts:** Use `pnpm xxx` rather than `npm xxx`.",
+        "Use pnpm instead of npm.",
+    ),
+    (  # "X, not Y" said of the same Y: the line that says it, though a word of the rule is not there
+        "- **Scope:** style rules apply at the module level, not the function level. A module holds "
+        "many functions.",
+        "We provide checks at the module level not the function level.",
+    ),
 ]
 
 # (remembered text, candidate principle): the candidate shares words or a command but is another rule.
@@ -144,6 +169,15 @@ OTHER_RULE = [
     (
         "**Before a feature:**\n1. Open an issue\n2. Bump the version in `setup.cfg` (always required)\n",
         "Always mention the version bump in the commit subject so the changelog picks it up",
+    ),
+    (  # another verb of a place one works in: not the practice of working in it
+        "- Create a worktree for every schema experiment.",
+        "Delete the worktree after each schema experiment",
+    ),
+    (  # it negates what the line asserts: not its rule, however many words they share
+        "**lintkit** checks style at the **module** level via rule files. For per-function checks, "
+        "split the module.",
+        "We provide checks at the module level not the function level.",
     ),
 ]
 

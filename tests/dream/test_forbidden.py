@@ -1,11 +1,14 @@
-"""A learning that would have the assistant do what the memory forbids it is never proposed: it is
-set aside, quoting the prohibition, and waits for a person."""
+"""A learning that would have the assistant do what the memory forbids it is never proposed as it is:
+when the memory reserves the action for the user and the learning names when it applies, it is said
+around the user ("Before X, wait for the user to Y"); else it is set aside, quoting the prohibition,
+and waits for a person."""
 
 from __future__ import annotations
 
 import pytest
 
 from consolidate.dream.backlog import Backlog
+from consolidate.dream.reserved import around_the_user
 from tests.dream.fidelity_project import Project, build_project, candidate
 
 
@@ -14,27 +17,54 @@ def acme(tmp_path) -> Project:  # type: ignore[no-untyped-def]
     return build_project(tmp_path)
 
 
+_RESERVED = (
+    "\n## Git Operations the Assistant Cannot Perform\n\n"
+    "The assistant cannot perform these operations:\n\n"
+    "- `git rebase` - rewrites history the session files point at\n"
+    "- Amending commits with session files\n"
+)
+
+
 def test_a_learning_that_orders_what_the_memory_forbids_is_set_aside_quoting_it(acme, capsys) -> None:  # type: ignore[no-untyped-def]
-    acme.claude_md.write_text(
-        acme.claude_md.read_text()
-        + "\n## Git Operations the Assistant Cannot Perform\n\n"
-        + "The assistant cannot perform these operations:\n\n"
-        + "- `git rebase` - rewrites history the session files point at\n"
-        + "- Amending commits with session files\n"
-    )
-    forbidden = candidate("Amend the session files into the commit before bumping the version", layers=["L1"])
+    acme.claude_md.write_text(acme.claude_md.read_text() + _RESERVED)
+    forbidden = candidate("Amend the session files into every commit", layers=["L1"])  # it names no moment
     before = acme.claude_md.read_text()
     code, out, err = acme.dream(capsys, acme.report(forbidden), "--yes")
     assert code == 0, err
     assert acme.claude_md.read_text() == before and "[ADD]" not in out and "already recorded" not in out
     assert (
-        "set aside S1: Amend the session files into the commit before bumping the version — the memory forbids "
+        "set aside S1: Amend the session files into every commit — the memory forbids "
         "what it asks: “Amending commits with session files” under “Git Operations the Assistant Cannot "
         "Perform”"
     ) in out
     assert [c.principle for c in Backlog.load(acme.settings).pending()] == [
-        "Amend the session files into the commit before bumping the version"
+        "Amend the session files into every commit"
     ]
+
+
+def test_a_learning_ordering_what_the_user_alone_does_is_said_around_the_user(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(acme.claude_md.read_text() + _RESERVED)
+    reserved = candidate("Amend the session files into the commit before bumping the version", layers=["L1"])
+    code, out, err = acme.dream(capsys, acme.report(reserved), "--yes")
+    assert code == 0, err
+    assert "forbids" not in out and "set aside" not in out
+    assert (
+        "- Before bumping the version, wait for the user to amend the session files into the commit."
+        in acme.claude_md.read_text()
+    )
+    assert not Backlog.load(acme.settings).pending()
+
+
+def test_a_prohibition_of_everyone_is_never_said_around_the_user(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme.claude_md.write_text(
+        acme.claude_md.read_text() + "\n## Releases\n\nNever delete release tags: packagers pin them.\n"
+    )
+    forbidden = candidate("Delete the release tags before publishing a new build", layers=["L1"])
+    before = acme.claude_md.read_text()
+    code, out, err = acme.dream(capsys, acme.report(forbidden), "--yes")
+    assert code == 0, err
+    assert acme.claude_md.read_text() == before and "[ADD]" not in out
+    assert "set aside S1: Delete the release tags before publishing a new build — the memory forbids" in out
 
 
 def test_a_reminder_for_the_user_to_do_the_forbidden_thing_is_still_proposed(acme, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -93,3 +123,37 @@ def test_a_ban_may_join_the_list_of_what_must_not_be_done(acme, capsys) -> None:
     assert code == 0, err
     banned = acme.claude_md.read_text().split("## Git Operations the Assistant Cannot Perform", 1)[1]
     assert "git reset" in banned
+
+
+@pytest.mark.parametrize(
+    ("rule", "said"),
+    [
+        (
+            "Rebase the feature branch before opening the pull request",
+            "Before opening the pull request, wait for the user to rebase the feature branch.",
+        ),
+        (
+            "After each release, delete the staging tag",
+            "After each release, remind the user to delete the staging tag.",
+        ),
+        (
+            "Always push the tags when a release is cut",
+            "When a release is cut, remind the user to push the tags.",
+        ),
+    ],
+)
+def test_a_reserved_action_said_around_the_user(rule: str, said: str) -> None:
+    assert around_the_user(rule) == said
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Rebase the feature branch",  # no moment: no faithful wording
+        "Never push before the tests pass",  # orders nothing
+        "Remind the user to rebase before merging",  # already about the user
+        "Rebase the branch; then wait before merging",  # more than one sentence
+    ],
+)
+def test_no_wording_around_the_user_when_none_is_faithful(rule: str) -> None:
+    assert around_the_user(rule) is None

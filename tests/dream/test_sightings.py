@@ -166,13 +166,55 @@ def test_rules_about_the_same_thing_that_say_different_things_stay_apart() -> No
         assert len(merged) == 2, (one, other)
 
 
-def test_a_contradiction_or_another_layer_is_never_merged_into_a_rule() -> None:
+def test_a_contradiction_or_a_rule_of_every_project_is_never_merged_into_a_rule() -> None:
     rule = _candidate(
         "After making code changes and all tests pass, deploy the new build to staging", 2, _evidence("s1", 2)
     )
     other_layer = _candidate("Don't deploy it until after it passes its tests", 1, _evidence("s2", 1))
-    other_layer = other_layer.model_copy(update={"layers": ["L1"], "layer": "L1"})
-    assert len(merge_alike([rule, other_layer])) == 2
+    every_project = other_layer.model_copy(update={"layers": ["L0"], "layer": "L0"})
+    assert len(merge_alike([rule, every_project])) == 2
+    # the project's CLAUDE.md and its memory dir hold one rule once
+    in_claude_md = other_layer.model_copy(update={"layers": ["L1"], "layer": "L1"})
+    assert len(merge_alike([rule, in_claude_md])) == 1
     contradiction = _candidate("Don't deploy it until after it passes its tests", 1, _evidence("s3", 1))
     contradiction = contradiction.model_copy(update={"category": "CONTRADICT", "related": "- deploy first"})
     assert len(merge_alike([rule, contradiction])) == 2
+
+
+def test_one_practice_told_once_with_a_step_more_is_one_proposal() -> None:
+    # in one run: the plan saved in a dated log section, and the same with a version bump after it
+    saved = _candidate("Save the plan in a new dated section of docs/log-N", 2, _evidence("s1", 2))
+    fuller = _candidate(
+        "Add a dated log entry with the plan, link it from the index, bump the version and commit that "
+        "before starting",
+        1,
+        _evidence("s2", 1),
+    )
+    fuller = fuller.model_copy(update={"layers": ["L1"], "layer": "L1"})
+    merged = merge_alike([saved, fuller])
+    assert len(merged) == 1
+    said = merged[0][0].principle + "\n" + merged[0][0].detail
+    assert "Save the plan in a new dated section" in said and "Add a dated log entry with the plan" in said
+    # two rules sharing a word or two of their reasons stay two
+    stop = _candidate(
+        "Stop after every deploy so the user can check the build and update the changelog",
+        1,
+        _evidence("s3", 1),
+    )
+    deploy = _candidate("After the tests pass, deploy the build to staging right away", 1, _evidence("s4", 1))
+    assert len(merge_alike([stop, deploy])) == 2
+
+
+def test_of_several_rules_a_wording_states_the_one_sharing_most_of_it_takes_it() -> None:
+    bump = _candidate("Always bump the version; say so as the first step", 2, _evidence("s1", 2))
+    saved = _candidate("Save the plan in a new dated section of docs/log-N", 2, _evidence("s2", 2))
+    fuller = _candidate(
+        "Add a dated log entry with the plan, bump the version and commit that before starting",
+        1,
+        _evidence("s3", 1),
+    )
+    merged = merge_alike([bump, saved, fuller])
+    assert len(merged) == 2
+    said = [c.principle + "\n" + c.detail for c, _ in merged]
+    assert any("Save the plan" in text and "Add a dated log entry" in text for text in said)
+    assert any(text.startswith("Always bump the version") and "Save the plan" not in text for text in said)
