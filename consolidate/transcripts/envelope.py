@@ -131,10 +131,10 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
         elif kind == "tool_use":
             uses.append(ToolUse(_str(block.id), _str(block.name), _capped_input(block.input)))
         elif kind == "tool_result":
-            error, content = bool(block.is_error), block.content
-            if content.__class__ is msgspec.Raw:  # a lean read: only an error's text is kept
-                content = _decoded(content) if error else None  # type: ignore[arg-type]
-            results.append(ToolResult(_str(block.tool_use_id), error, _result_text(content)))
+            error, inner = bool(block.is_error), block.content
+            if inner.__class__ is msgspec.Raw:  # a lean read: only an error's text is kept
+                inner = _decoded(inner) if error else None
+            results.append(ToolResult(_str(block.tool_use_id), error, _result_text(inner)))
     set_content(record, texts, uses, results)
 
 
@@ -153,6 +153,6 @@ def _decoded(raw: msgspec.Raw) -> str | list[Part] | None:
         return _result_content.decode(raw)
     except msgspec.ValidationError:
         try:
-            return _plain_result_text(json.loads(bytes(raw)))  # type: ignore[no-any-return]
+            return _plain_result_text(json.loads(bytes(raw)))
         except (ValueError, RecursionError):
             return None
