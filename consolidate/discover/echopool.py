@@ -74,6 +74,7 @@ class SignalList(Sequence["Signal | Echo"]):
         self._starts = array("q")  # where each echo begins in the file
         self._file: IO[bytes] | None = None
         self._end = 0
+        self._moved = False  # read since the last write: the next write seeks back to the end first
 
     def append(self, item: Signal | Echo) -> None:
         if isinstance(item, Echo):
@@ -83,7 +84,9 @@ class SignalList(Sequence["Signal | Echo"]):
                 self._file = tempfile.TemporaryFile()  # noqa: SIM115 - open while the list lives
                 weakref.finalize(self, self._file.close)
             data = marshal.dumps(tuple(item))
-            self._file.seek(self._end)
+            if self._moved:  # a seek flushes the buffer: only after a read, not before every write
+                self._file.seek(self._end)
+                self._moved = False
             self._file.write(data)
             self._order.append(len(self._starts))
             self._starts.append(self._end)
@@ -128,9 +131,8 @@ class SignalList(Sequence["Signal | Echo"]):
             end = starts[where + 1] if where + 1 < count else self._end
             if start < chunk_start or end > chunk_start + len(chunk):
                 assert self._file is not None
-                self._file.seek(
-                    start
-                )  # each read seeks: two readers of the list never get in each other's way
+                self._moved = True  # each read seeks: two readers of the list never get in each other's way
+                self._file.seek(start)
                 chunk, chunk_start = self._file.read(max(_READ, end - start)), start
             yield Echo(*marshal.loads(memoryview(chunk)[start - chunk_start : end - chunk_start]))
 
