@@ -168,3 +168,32 @@ def test_transcript_reads_the_same_with_and_without_msgspec(
     assert fast.stats == slow.stats and fast.end_offset == slow.end_offset
     assert fast.stats.bad_json == 2 and len(fast.records) >= 4
     assert json.loads(path.read_bytes().splitlines()[0])["sessionId"] == "s1"
+
+
+_SKIPPED_LINES = [
+    b'{"type":"progress","data":{}}',
+    b'{"type": "progress", "data": {}}',
+    b'{"parentUuid":"p","type":"progress"}',
+    b'{"a":"progress","type":"user"}',  # the markers' ending without a marker: kept
+    b'{"type":"summary","summary":"t"}',
+    b'{"type": "file-history-snapshot"}',
+    b'{"type":"user","message":{"content":"progress"}}',
+    b" " * 1100 + b'{"type":"progress"}',  # the marker beyond the envelope: read (and kept)
+    b"",
+    b"  ",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_SKIPPED_LINES + _ODD_LINES), max_size=14))
+def test_chunks_skip_the_lines_the_line_reader_skips(lines: list[bytes]) -> None:
+    from consolidate.transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS
+
+    data = b"\n".join(lines) + b"\n"
+    skips = (METADATA_PREFIXES, PROGRESS_MARKERS)
+    line_stats, block_stats = LineStats(), LineStats()
+    by_line = [r for _, r in iter_json_lines(io.BytesIO(data), line_stats, 1 << 20, *skips)]
+    by_block = [
+        r for block in iter_json_blocks(io.BytesIO(data), block_stats, 1 << 20, *skips) for r in block
+    ]
+    assert by_block == by_line and block_stats == line_stats
