@@ -20,7 +20,7 @@ from ..imports import imported_texts
 from ..marker import read_marker
 from ..settings import Settings
 from ..transcripts.session import TranscriptFile
-from .echopool import Echo, EchoPool
+from .echopool import Echo, EchoPool, SignalList
 from .report import Learning, ScanReport
 from .reportcache import cached_report
 from .scanner import SignalCache
@@ -113,10 +113,10 @@ def _run(
             progress(done, len(files), str(file.path))
     signals = pool.signals
     wishes = WishStore(cache.directory)  # interventions of earlier scans, to recognise one said again
-    signals.extend(wishes.past(s for s in signals if isinstance(s, Signal)))
+    signals.extend(wishes.past(signals.full()))
     if save_state:
         cache.save()
-        wishes.remember(s for s in signals if isinstance(s, Signal) and s.kind != WISH_KIND)
+        wishes.remember(s for s in signals.full() if s.kind != WISH_KIND)
         wishes.save()
     if extra_items:
         from .candidates import queue_signal
@@ -124,6 +124,7 @@ def _run(
         signals.extend(queue_signal(dict(item)) for item in extra_items)
     texts = dict(memory) if isinstance(memory, Mapping) else list(memory)
     report = cached_report(cache.directory, signals, texts, build_report, save=save_state)
+    signals.close()
     report.sessions_scanned = len({f.session_id for f in files})
     report.stats.update(stats)
     return report
@@ -139,8 +140,11 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     from .quality import rejection_reason, wording_problem
     from .wishes import WISH_SOURCES, repeated_wishes
 
-    echoes = [s for s in signals if s.kind == ECHO_KIND]
-    full = [s for s in signals if isinstance(s, Signal)]
+    # the echoes are read as they are attached, never all at once (the pool keeps them on disk)
+    echoes = (s for s in signals if s.kind == ECHO_KIND and not s.redacted)
+    full = (
+        signals.full() if isinstance(signals, SignalList) else [s for s in signals if isinstance(s, Signal)]
+    )
     members = [m for s in full if s.kind == EPISODE_KIND and (m := member_of(s)) is not None]
     past_wishes = [s for s in full if s.kind == WISH_KIND]
     rules = [s for s in full if s.kind not in (ECHO_KIND, EPISODE_KIND, WISH_KIND)]
@@ -182,7 +186,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     candidates = []
     wishes = {c.principle for c in wished}
     merged = merge_candidates(kept)
-    attach_echoes(merged, [e for e in echoes if not e.redacted])
+    attach_echoes(merged, echoes)
     for candidate in merged:
         if nothing_remembered:  # what the matcher says of every learning when nothing is remembered
             candidate.category, candidate.related = "FILL_GAP", ""

@@ -13,7 +13,7 @@ its own.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable
 from datetime import datetime
 from functools import lru_cache
 
@@ -56,9 +56,10 @@ def _time(stamp: str) -> datetime | None:
         return None
 
 
-def attach_echoes(candidates: list[Learning], echoes: Sequence[Signal | Echo]) -> None:
-    """Each echo joins the one candidate whose principle it repeats best (in place); the rest are dropped."""
-    if not candidates or not echoes:
+def attach_echoes(candidates: list[Learning], echoes: Iterable[Signal | Echo]) -> None:
+    """Each echo joins the one candidate whose principle it repeats best (in place); the rest are dropped.
+    The echoes are read once, in order (they may come from disk, see `echopool`)."""
+    if not candidates:
         return
     cited = {(e.session, e.uuid) for c in candidates for e in c.evidence}
     holders: dict[str, list[int]] = defaultdict(list)  # content word -> the candidates that say it

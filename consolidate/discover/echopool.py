@@ -15,15 +15,20 @@ The report it gives is the one all the echoes give but in one case: a *later* tr
 same session (a copy of it) or a queue item whose signal cites a turn or widens an exchange that
 an echo dropped already would have joined.
 
-An echo kept is held as an `Echo` tuple of the six texts the report reads from it (its quote the
-same string as its words when they are equal), not as a `Signal`: about 380 bytes instead of 670.
+An echo kept is an `Echo` tuple of the six texts the report reads from it (its quote the same
+string as its words when they are equal), not a `Signal`, and it is not held in memory: `SignalList`
+writes it to an unlinked temporary file and reads it back whenever the list is read, so what the
+pool holds per echo kept is its place in the file (8 bytes), whatever the transcripts' size.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import marshal
+import weakref
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timedelta
-from typing import NamedTuple
+from typing import IO, NamedTuple, overload
 
 from .signals import Signal
 
@@ -58,12 +63,94 @@ class Echo(NamedTuple):
         return cls(signal.session, signal.uuid, signal.timestamp, signal.principle, quote, signal.file)
 
 
+class SignalList(Sequence["Signal | Echo"]):
+    """Signals and echoes in the order they came; the signals in memory, the echoes in an unlinked
+    temporary file, read back (a chunk at a time) each time the list is read; `full` is the signals
+    alone, read without the file."""
+
+    def __init__(self) -> None:
+        self._signals: list[Signal] = []
+        self._order = array("q")  # >= 0: echo n; < 0: signal -(n + 1)
+        self._starts = array("q")  # where each echo begins in the file
+        self._file: IO[bytes] | None = None
+        self._end = 0
+        self._moved = False  # read since the last write: the next write seeks back to the end first
+
+    def append(self, item: Signal | Echo) -> None:
+        if isinstance(item, Echo):
+            if self._file is None:
+                import tempfile  # only when an echo is kept
+
+                self._file = tempfile.TemporaryFile()  # noqa: SIM115 - open while the list lives
+                weakref.finalize(self, self._file.close)
+            data = marshal.dumps(tuple(item))
+            if self._moved:  # a seek flushes the buffer: only after a read, not before every write
+                self._file.seek(self._end)
+                self._moved = False
+            self._file.write(data)
+            self._order.append(len(self._starts))
+            self._starts.append(self._end)
+            self._end += len(data)
+        else:
+            self._signals.append(item)
+            self._order.append(-len(self._signals))
+
+    def extend(self, items: Iterable[Signal | Echo]) -> None:
+        for item in list(items):  # read whole first: the items may come from this list
+            self.append(item)
+
+    def full(self) -> list[Signal]:
+        """The signals, without the echoes."""
+        return list(self._signals)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @overload
+    def __getitem__(self, index: int) -> Signal | Echo: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Signal | Echo]: ...
+    def __getitem__(self, index: int | slice) -> Signal | Echo | list[Signal | Echo]:
+        positions = range(len(self._order))[index]
+        if isinstance(positions, range):
+            return list(self._read(positions))
+        return next(self._read(range(positions, positions + 1)))
+
+    def __iter__(self) -> Iterator[Signal | Echo]:
+        return self._read(range(len(self._order)))
+
+    def _read(self, positions: range) -> Iterator[Signal | Echo]:
+        chunk, chunk_start = b"", 0
+        starts, count = self._starts, len(self._starts)
+        for position in positions:
+            where = self._order[position]
+            if where < 0:
+                yield self._signals[-where - 1]
+                continue
+            start = starts[where]
+            end = starts[where + 1] if where + 1 < count else self._end
+            if start < chunk_start or end > chunk_start + len(chunk):
+                assert self._file is not None
+                self._moved = True  # each read seeks: two readers of the list never get in each other's way
+                self._file.seek(start)
+                chunk, chunk_start = self._file.read(max(_READ, end - start)), start
+            yield Echo(*marshal.loads(memoryview(chunk)[start - chunk_start : end - chunk_start]))
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+_READ = 256 * 1024
+
+
 class EchoPool:
     """Signals in the order they came, with only the echoes a report can use (see the module), those
     as `Echo` tuples."""
 
     def __init__(self) -> None:
-        self.signals: list[Signal | Echo] = []
+        self.signals = SignalList()
         self._cited: set[Turn] = set()  # turns a signal (not an echo) cites
         self._spans: dict[str, tuple[str, str]] = {}  # session -> first and last moment its signals cite
         self._turns: dict[str, set[Turn]] = {}  # an echo's words -> the turns kept that say them

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from ..fsutil import code_fingerprint
 from ..transcripts.branches import active_records
@@ -22,6 +23,7 @@ from ..transcripts.records import Record
 from ..transcripts.session import TranscriptFile, paused_gc, read_transcript
 from ..transcripts.state import Change, FileState, ScanState, classify_change, state_key
 from .carry import CARRY_RECORDS, CarryStore
+from .signalfile import SignalFile
 from .signals import Signal
 
 DETECTOR_VERSION = 5  # with the code's fingerprint (`detector_version`): a change recomputes cached signals
@@ -52,13 +54,15 @@ class FileScan:
 
 
 class SignalCache:
-    """The scan state of one memory dir: `state.json`, plus `carry.json` for recent transcripts."""
+    """The scan state of one memory dir: `state.json` and the signals it points at (`signalfile`), plus
+    `carry.json` for recent transcripts."""
 
     def __init__(self, directory: Path, *, keep: bool = True) -> None:
         """`keep=False` (a dry run, whose state is never saved) keeps no copy of what it read."""
         self.directory = directory
         self.keep = keep
         self.state = ScanState.load(directory / "state.json")
+        self.signals = SignalFile(directory, self.state)
         self.carry = CarryStore(directory / "carry.json")
         self._changed = False
 
@@ -68,7 +72,10 @@ class SignalCache:
             self.carry.drop(key)
             self._changed = True
         if self._changed:
+            self.signals.save(self.state)
             self.state.save(self.directory / "state.json")
+            self.signals.done()
+        self.signals.close()
         self.carry.save()
 
     def scan(self, file: TranscriptFile) -> FileScan:
@@ -82,9 +89,12 @@ class SignalCache:
         if identity is None:
             self._forget(key)
             return FileScan(file, Change.MISSING)
+        cached = self.signals.signals(previous)
+        if cached is None:  # its cached signals cannot be read: read it again
+            return self._full(key, file, change if change.from_start else Change.NEW)
         if change is Change.UNCHANGED:
-            return FileScan(file, change, [Signal.from_dict(s) for s in previous.data.get("signals", [])])
-        scan = self._append(key, file, previous, change) if change is Change.APPENDED else None
+            return FileScan(file, change, [Signal.from_dict(s) for s in cached])
+        scan = self._append(key, file, previous, change, cached) if change is Change.APPENDED else None
         if scan is None:
             return self._full(key, file, change)
         self.state.files[key].identity = identity
@@ -112,7 +122,14 @@ class SignalCache:
             del transcript, active
         return scan
 
-    def _append(self, key: str, file: TranscriptFile, previous: FileState, change: Change) -> FileScan | None:
+    def _append(
+        self,
+        key: str,
+        file: TranscriptFile,
+        previous: FileState,
+        change: Change,
+        cached: list[dict[str, Any]],
+    ) -> FileScan | None:
         carry = self.carry.get(key)
         if carry is None:
             return None
@@ -129,7 +146,7 @@ class SignalCache:
         redone = {
             s.uuid for s in new_signals
         }  # a turn read again with its answer supersedes the first reading
-        old = [Signal.from_dict(s) for s in previous.data.get("signals", [])]
+        old = [Signal.from_dict(s) for s in cached]
         signals = [s for s in old if s.uuid not in redone] + new_signals
         self._remember(key, FileState(previous.identity, transcript.end_offset), signals, active)
         return FileScan(file, change, signals, transcript.stats)
@@ -137,7 +154,10 @@ class SignalCache:
     def _remember(self, key: str, state: FileState, signals: list[Signal], active: list[Record]) -> None:
         if not self.keep:
             return
-        state.data = {"version": detector_version(), "signals": [s.to_dict() for s in signals]}
+        state.data = {
+            "version": detector_version(),
+            "spilled": self.signals.spill([s.to_dict() for s in signals]),
+        }
         self.state.files[key] = state
         self._changed = True
         if active and time.time() - _last_activity(active) < CARRY_MAX_AGE:

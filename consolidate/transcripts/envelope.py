@@ -8,6 +8,7 @@ parser (tested on odd and random lines). Imported only where msgspec is (`fastjs
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import msgspec
@@ -24,6 +25,7 @@ from .records import (
     _str,
     set_content,
 )
+from .records import _result_text as _plain_result_text
 
 
 class Part(msgspec.Struct, gc=False):
@@ -65,6 +67,32 @@ class Envelope(msgspec.Struct, gc=False):
     message: Message | None = None
 
 
+class LeanBlock(msgspec.Struct, gc=False):
+    """A block as a lean read takes it: a tool result's content is left undecoded (`Raw`) until it
+    turns out to be an error's, the only result whose text a lean reader keeps."""
+
+    type: Any = None
+    text: Any = None
+    id: Any = None
+    name: Any = None
+    input: Any = None
+    tool_use_id: Any = None
+    is_error: Any = None
+    content: msgspec.Raw = None  # type: ignore[assignment]  # None when absent
+
+
+class LeanMessage(msgspec.Struct, gc=False):
+    id: Any = None
+    content: str | list[LeanBlock] | None = None
+
+
+class LeanEnvelope(Envelope, gc=False):
+    message: LeanMessage | None = None  # type: ignore[assignment]
+
+
+_result_content = msgspec.json.Decoder(str | list[Part] | None)
+
+
 def record_of(raw: Envelope, line: int = 0) -> Record | None:
     """`normalize` of a decoded envelope: the record as a `Record`, or None for metadata records."""
     kind = raw.type
@@ -103,9 +131,10 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
         elif kind == "tool_use":
             uses.append(ToolUse(_str(block.id), _str(block.name), _capped_input(block.input)))
         elif kind == "tool_result":
-            results.append(
-                ToolResult(_str(block.tool_use_id), bool(block.is_error), _result_text(block.content))
-            )
+            error, inner = bool(block.is_error), block.content
+            if inner.__class__ is msgspec.Raw:  # a lean read: only an error's text is kept
+                inner = _decoded(inner) if error else None
+            results.append(ToolResult(_str(block.tool_use_id), error, _result_text(inner)))
     set_content(record, texts, uses, results)
 
 
@@ -115,3 +144,15 @@ def _result_text(content: str | list[Part] | None) -> str:
     if content:
         return "\n".join([_str(p.text) for p in content if p.type == "text"])[:RESULT_CAP]  # type: ignore[union-attr]
     return ""
+
+
+def _decoded(raw: msgspec.Raw) -> str | list[Part] | None:
+    """A tool result's content decoded as the full envelope would have it; content of another shape
+    (the full decoder refuses the line, which the standard parser reads then) as its text."""
+    try:
+        return _result_content.decode(raw)
+    except msgspec.ValidationError:
+        try:
+            return _plain_result_text(json.loads(bytes(raw)))
+        except (ValueError, RecursionError):
+            return None

@@ -31,16 +31,18 @@ class Decoders:
 _decoders: list[Decoders | None] = []  # imported on first use: a scan with nothing to read never needs it
 
 
-def record_decoders() -> Decoders | None:
-    """The typed decoders of transcript records; None without msgspec."""
+def record_decoders(lean: bool = False) -> Decoders | None:
+    """The typed decoders of transcript records; None without msgspec. `lean` decoders leave the
+    content of a tool result undecoded unless it is an error's (see `read_transcript`)."""
     if not _decoders:
         try:
             import msgspec
 
-            from .envelope import Envelope, record_of
+            from .envelope import Envelope, LeanEnvelope, record_of
         except ImportError:  # a dependency, but the hook path runs without site-packages
-            _decoders.append(None)
+            _decoders.extend([None, None])
         else:
-            decoder = msgspec.json.Decoder(Envelope)
-            _decoders.append(Decoders(decoder.decode, decoder.decode_lines, record_of))
-    return _decoders[0]
+            for kind in (Envelope, LeanEnvelope):
+                decoder = msgspec.json.Decoder(kind)
+                _decoders.append(Decoders(decoder.decode, decoder.decode_lines, record_of))
+    return _decoders[-1] if lean else _decoders[0]

@@ -155,8 +155,9 @@ class Record(Plain):
         return self.type == "user" and bool(self.texts) and self.texts[0].startswith(INTERRUPT_PREFIX)
 
 
-def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
-    """The record as a `Record`, or None for metadata records (titles, snapshots, queue operations)."""
+def normalize(raw: dict[str, Any], line: int = 0, *, lean: bool = False) -> Record | None:
+    """The record as a `Record`, or None for metadata records (titles, snapshots, queue operations).
+    `lean`: a tool result that is no error keeps no text."""
     kind = raw.get("type")
     if kind.__class__ is not str or kind not in MESSAGE_TYPES:
         return None
@@ -179,7 +180,7 @@ def normalize(raw: dict[str, Any], line: int = 0) -> Record | None:
     message = get("message")
     if message.__class__ is dict and (kind == "user" or kind == "assistant"):
         record.message_id = _str(message.get("id"))
-        _read_content(record, message.get("content"))
+        _read_content(record, message.get("content"), lean)
     return record
 
 
@@ -191,7 +192,7 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _read_content(record: Record, content: Any) -> None:
+def _read_content(record: Record, content: Any, lean: bool = False) -> None:
     if content.__class__ is str:
         record.texts = [content[:TEXT_CAP]]
         return
@@ -212,8 +213,9 @@ def _read_content(record: Record, content: Any) -> None:
                 ToolUse(_str(block.get("id")), _str(block.get("name")), _capped_input(block.get("input")))
             )
         elif kind == "tool_result":
-            text = _result_text(block.get("content"))
-            results.append(ToolResult(_str(block.get("tool_use_id")), bool(block.get("is_error")), text))
+            error = bool(block.get("is_error"))
+            text = _result_text(block.get("content")) if error or not lean else ""
+            results.append(ToolResult(_str(block.get("tool_use_id")), error, text))
     set_content(record, texts, uses, results)
 
 

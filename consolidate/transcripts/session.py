@@ -127,7 +127,8 @@ def read_transcript(
     fields a `Record` holds are decoded (see `fastjson`).
 
     `lean=True` reads only what following the dialog needs: progress records (hook and subagent
-    progress) are left unparsed.
+    progress) are left unparsed, and a tool result that is no error keeps no text (its content is
+    not even decoded).
     """
     transcript = Transcript(file, end_offset=start)
     try:
@@ -137,7 +138,7 @@ def read_transcript(
             markers = PROGRESS_MARKERS if lean else ()
             from .fastjson import record_decoders  # msgspec: not on the hook path
 
-            fast = record_decoders()
+            fast = record_decoders(lean)
             one, many = (fast.one, fast.lines) if fast is not None else (None, None)
             envelope = fast.record if fast is not None else normalize  # what msgspec decoded
             blocks = iter_json_blocks(
@@ -147,7 +148,10 @@ def read_transcript(
             for block in blocks:
                 for raw in block:
                     line_no += 1
-                    record = normalize(raw, line_no) if raw.__class__ is dict else envelope(raw, line_no)
+                    if raw.__class__ is dict:
+                        record = normalize(raw, line_no, lean=lean)
+                    else:
+                        record = envelope(raw, line_no)
                     if record is not None:
                         transcript.records.append(record)
             transcript.end_offset = max(start, transcript.stats.offset)

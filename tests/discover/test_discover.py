@@ -270,3 +270,74 @@ def test_the_report_key_follows_every_text_of_a_kept_echo() -> None:
     assert _key([Echo(*echo)], []) == key
     for field in Echo._fields:
         assert _key([echo._replace(**{field: "other"})], []) != key, field
+
+
+def _scan_files(settings: Settings) -> tuple[dict, list[Path]]:
+    folder = settings.run_dir("scan")
+    return json.loads((folder / "state.json").read_text()), sorted(folder.glob("signals-*.jsonl"))
+
+
+def test_the_scan_state_points_at_the_signals_streamed_to_a_file_beside_it(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    _session(directory, "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    _session(directory, "s2", "no, use ruff instead of flake8", datetime(2026, 11, 2, tzinfo=UTC), "flake8")
+    first = discover(settings)
+    state, files = _scan_files(settings)
+    assert len(files) == 1 and state["data"]["signals_file"] == files[0].name
+    entries = list(state["files"].values())
+    assert all("signals" not in e["data"] and len(e["data"]["at"]) == 2 for e in entries)
+    lines = files[0].read_bytes().splitlines(keepends=True)
+    assert sorted(len(line) for line in lines) == sorted(e["data"]["at"][1] for e in entries)
+    said = {s["quote"] for line in lines for s in json.loads(line)}
+    assert {"no, use pnpm instead of npm", "no, use ruff instead of flake8"} <= said
+    _session(directory, "s3", "no, use uv instead of pip", datetime(2026, 11, 3, tzinfo=UTC), "pip install")
+    again = discover(settings)  # two answered from the file, one read: a new file replaces the old
+    assert again.stats["files_unchanged"] == 2 and again.stats["files_new"] == 1
+    assert {c.principle for c in first.candidates} < {c.principle for c in again.candidates}
+    state, newer = _scan_files(settings)
+    assert len(newer) == 1 and newer != files and state["data"]["signals_file"] == newer[0].name
+    assert discover(settings).candidates == again.candidates
+
+
+def test_signals_the_scan_state_cannot_find_are_found_again(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    _session(directory, "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    first = discover(settings)
+    _, files = _scan_files(settings)
+    files[0].write_bytes(b"garbage\n")
+    again = discover(settings)
+    assert again.stats["files_new"] == 1 and again.candidates == first.candidates
+    _, files = _scan_files(settings)
+    files[0].unlink()
+    assert discover(settings).candidates == first.candidates
+
+
+def test_a_scan_state_with_the_signals_inline_is_still_read(settings: Settings) -> None:
+    from consolidate.discover.scanner import SignalCache
+
+    directory = settings.layout.transcripts_dir
+    _session(directory, "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    first = discover(settings)
+    folder = settings.run_dir("scan")
+    cache = SignalCache(folder)
+    (entry,) = cache.state.files.values()
+    signals = cache.signals.signals(entry)
+    assert signals and signals[0]["quote"] == "no, use pnpm instead of npm"
+    state, files = _scan_files(settings)  # as an older version saved it: the signals in the state
+    for saved in state["files"].values():
+        saved["data"] = {"version": saved["data"]["version"], "signals": signals}
+    del state["data"]["signals_file"]
+    (folder / "state.json").write_text(json.dumps(state))
+    files[0].unlink()
+    (folder / "report.json").unlink()  # the report is built again from the signals
+    again = discover(settings)
+    assert again.stats["files_unchanged"] == 1 and again.candidates == first.candidates
+
+
+def test_a_dry_run_writes_no_signals(settings: Settings) -> None:
+    directory = settings.layout.transcripts_dir
+    _session(directory, "s1", "no, use pnpm instead of npm", datetime(2026, 11, 1, tzinfo=UTC))
+    report = discover(settings, save_state=False)
+    assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
+    folder = settings.run_dir("scan")
+    assert not list(folder.glob("signals-*")) and not list(folder.glob(".signals-*"))

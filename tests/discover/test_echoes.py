@@ -303,3 +303,31 @@ def test_the_user_is_no_content_word_two_rules_share() -> None:
     remind = "Remind the user to amend `.claude/*` files after each commit."
     stop = "Stop after all commit so the user can review the change, amend the .claude/ session files and do tests"
     assert not similar(remind, stop)
+
+
+def test_the_pool_keeps_its_echoes_on_disk_and_reads_them_back_in_order() -> None:
+    from consolidate.discover.echopool import Echo, SignalList
+
+    items: list[Signal | Echo] = []
+    for n in range(600):
+        if n % 7 == 3:
+            items.append(make_signal("correction", f"Use tool {n}", quote=f"q{n}", session="s", uuid=f"r{n}"))
+        else:  # long enough for several chunks of the file; a lone surrogate survives the trip
+            items.append(
+                Echo("s", f"e{n}", f"t{n}", f"said {n} " + "x" * 900, "\ud800" if n == 5 else "q", "f")
+            )
+    listed = SignalList()
+    listed.extend(items)
+    assert not [
+        v for v in vars(listed).values() if isinstance(v, list) and any(isinstance(i, Echo) for i in v)
+    ]
+    assert len(listed) == len(items) and list(listed) == items
+    assert listed[3] is items[3] and listed[-1] == items[-1] and listed[590:] == items[590:]
+    assert listed[::-50] == items[::-50]
+    assert listed.full() == [i for i in items if isinstance(i, Signal)]
+    assert [(a, b) for a, b in zip(listed, listed[1:], strict=False)] == list(
+        zip(items, items[1:], strict=False)
+    )
+    listed.extend(listed[:2])  # read from itself
+    assert list(listed) == [*items, *items[:2]]
+    listed.close()

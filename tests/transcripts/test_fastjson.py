@@ -84,6 +84,11 @@ _RECORD_LINES = [
     b'{"parentUuid":"p","type":"progress","data":{"type":"hook_progress"}}',
     b'{"type":"summary","summary":"title"}',
     b'{"type":"attachment","uuid":"x","message":{"content":"not read for an attachment"}}',
+    b'{"type":"user","message":{"content":[{"type":"tool_result","tool_use_id":"t2","is_error":true,'
+    b'"content":[{"type":"text","text":"bad"},"stray",{"type":"text","text":"worse"}]}]}}',
+    b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":1,"content":{"text":"odd"}}]}}',
+    b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":false,"content":"fine"},'
+    b'{"type":"tool_result","content":[{"type":"text","text":"also fine"}]}]}}',
 ]
 
 
@@ -102,6 +107,32 @@ def test_transcripts_read_the_same_records_with_and_without_msgspec(lines: list[
             fastjson._decoders[:] = saved
     assert fast.records == slow.records
     assert fast.stats == slow.stats and fast.end_offset == slow.end_offset
+
+
+@pytest.mark.parametrize("with_msgspec", [True, False])
+def test_a_lean_read_keeps_the_text_of_an_error_result_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_msgspec: bool
+) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'{"type":"user","uuid":"u1","message":{"content":[{"type":"tool_result","tool_use_id":"a",'
+        b'"is_error":true,"content":[{"type":"text","text":"boom"},"stray"]},{"type":"tool_result",'
+        b'"tool_use_id":"b","content":"x = 1"}]}}\n'
+    )
+    if not with_msgspec:
+        monkeypatch.setattr(fastjson, "_decoders", [None])
+    full, lean = (
+        read_transcript(TranscriptFile(path, "s")),
+        read_transcript(TranscriptFile(path, "s"), lean=True),
+    )
+    assert [(r.tool_use_id, r.is_error, r.text) for r in full.records[0].tool_results] == [
+        ("a", True, "boom"),
+        ("b", False, "x = 1"),
+    ]
+    assert [(r.tool_use_id, r.is_error, r.text) for r in lean.records[0].tool_results] == [
+        ("a", True, "boom"),
+        ("b", False, ""),
+    ]
 
 
 def test_refused_lines_are_read_by_the_standard_parser() -> None:
@@ -137,3 +168,32 @@ def test_transcript_reads_the_same_with_and_without_msgspec(
     assert fast.stats == slow.stats and fast.end_offset == slow.end_offset
     assert fast.stats.bad_json == 2 and len(fast.records) >= 4
     assert json.loads(path.read_bytes().splitlines()[0])["sessionId"] == "s1"
+
+
+_SKIPPED_LINES = [
+    b'{"type":"progress","data":{}}',
+    b'{"type": "progress", "data": {}}',
+    b'{"parentUuid":"p","type":"progress"}',
+    b'{"a":"progress","type":"user"}',  # the markers' ending without a marker: kept
+    b'{"type":"summary","summary":"t"}',
+    b'{"type": "file-history-snapshot"}',
+    b'{"type":"user","message":{"content":"progress"}}',
+    b" " * 1100 + b'{"type":"progress"}',  # the marker beyond the envelope: read (and kept)
+    b"",
+    b"  ",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(_SKIPPED_LINES + _ODD_LINES), max_size=14))
+def test_chunks_skip_the_lines_the_line_reader_skips(lines: list[bytes]) -> None:
+    from consolidate.transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS
+
+    data = b"\n".join(lines) + b"\n"
+    skips = (METADATA_PREFIXES, PROGRESS_MARKERS)
+    line_stats, block_stats = LineStats(), LineStats()
+    by_line = [r for _, r in iter_json_lines(io.BytesIO(data), line_stats, 1 << 20, *skips)]
+    by_block = [
+        r for block in iter_json_blocks(io.BytesIO(data), block_stats, 1 << 20, *skips) for r in block
+    ]
+    assert by_block == by_line and block_stats == line_stats
