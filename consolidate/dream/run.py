@@ -33,7 +33,7 @@ from ..review import (
 )
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from .backlog import Backlog, candidate_of
+from .backlog import Backlog, candidate_of, read_bytes
 from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
@@ -156,6 +156,7 @@ def settle_plan(
     engine, the backlog and the queue items settled. The dream and `consolidate review` both end here."""
     plan = made.plan
     backlog = made.backlog or _current_backlog(settings)
+    before = read_bytes(backlog.path)  # what undo puts back with the files this review changes
     scope = write_scope(settings)
     l0 = l0_proposals(plan, scope)
     decision = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
@@ -175,6 +176,8 @@ def settle_plan(
     marked = report is not None and report.marker_written
     backlog.record(plan, done=done, rejected=set(decision.rejected), marked=marked, settled=made.settled)
     backlog.save()
+    if report is not None and report.journal is not None:
+        report.journal.attach(backlog.path, before, "backlog")
     if report is not None:
         print_summary(report, out)
     elif decision.rejected:
