@@ -168,3 +168,15 @@ def test_already_remembered_is_said_once(example, capsys) -> None:  # type: igno
         capsys, example, "use make test because plain pytest misses the DB fixture", "--yes"
     )
     assert code == 0 and out.startswith("already remembered: ") and "already recorded" not in out
+
+
+def test_a_rule_that_says_the_opposite_of_an_entry_is_not_called_remembered(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The memory says the opposite: remember neither claims the rule is there nor writes a second,
+    contradicting one; one line says which entry stands in its way."""
+    before = (example.memory_dir / "MEMORY.md").read_text()
+    code, out, err = _remember(capsys, example, "do not use cursor pagination, use offsets", "--yes")
+    assert code == 1
+    assert "already remembered" not in out + err
+    assert err.startswith("consolidate: not remembered: it says the opposite of “When working on pagination:")
+    assert "(MEMORY.md)" in err and err.count("\n") == 1
+    assert (example.memory_dir / "MEMORY.md").read_text() == before
