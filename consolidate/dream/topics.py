@@ -73,9 +73,35 @@ def without_command_words(text: str) -> str:
     return body[:1].upper() + body[1:] if body else body
 
 
+# More verbs an instruction opens with. Many are nouns too ("Release notes go to CHANGELOG.md",
+# "Test fixtures live in tests/"), so one counts only when the words after it are not a subject and
+# its verb (`_FACT`).
+_IMPERATIVE = re.compile(
+    r"^(?:amend|append|archive|backport|be|branch|build|bump|cache|cherry-pick|cite|clean|clone|close|"
+    r"comment|confirm|copy|create|delete|describe|document|double-check|drop|edit|ensure|exclude|"
+    r"explain|export|fetch|follow|format|give|include|keep|leave|link|lint|list|log|look|mark|mention|"
+    r"merge|move|omit|open|pass|prefix|prepend|print|publish|pull|quote|read|rebase|rebuild|refer|"
+    r"regenerate|reinstall|release|remind|remove|rename|reply|report|rerun|re-run|restart|review|"
+    r"save|search|show|sign|skip|sort|split|squash|stage|stick|store|suggest|switch|tag|tell|test|"
+    r"treat|try|type|update|upgrade|upload|validate|verify|wait|wrap)\b",
+    re.IGNORECASE,
+)
+_FACT = re.compile(
+    r"^[\w-]+\s+[\w-]+\s+(?:is|are|was|were|has|have|had|go|goes|live|lives|run|runs|use|uses|need|needs|"
+    r"take|takes|come|comes|get|gets|stay|stays|sit|sits|belong|belongs|break|breaks|fail|fails|"
+    r"contain|contains|include|includes|require|requires|expire|expires)\b",
+    re.IGNORECASE,
+)
+
+
 def is_rule(text: str) -> bool:
-    """A rule for how to work (feedback), rather than a fact about the project."""
-    return bool(_RULE.search(text.strip()))
+    """A rule for how to work (feedback), rather than a fact about the project: rule words, or an
+    English instruction that opens with its verb ("tag the release commit", "bump the version first")."""
+    text = text.strip()
+    if _RULE.search(text):
+        return True
+    english = text.isascii()  # "Test veritabanı her gece sıfırlanıyor" is a Turkish fact
+    return english and bool(_IMPERATIVE.match(text)) and not _FACT.match(text)
 
 
 def section_type(section: str, fallback: str) -> str:

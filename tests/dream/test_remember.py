@@ -180,3 +180,28 @@ def test_a_rule_that_says_the_opposite_of_an_entry_is_not_called_remembered(exam
     assert err.startswith("consolidate: not remembered: it says the opposite of “When working on pagination:")
     assert "(MEMORY.md)" in err and err.count("\n") == 1
     assert (example.memory_dir / "MEMORY.md").read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("when releasing: tag the commit as vX.Y.Z", "feedback"),
+        ("bump the version before the first commit of a change", "feedback"),
+        ("update the changelog with every user-facing change", "feedback"),
+        ("review the generated migration before committing it", "feedback"),
+        ("release notes go to CHANGELOG.md", "project"),
+        ("test fixtures live in tests/fixtures", "project"),
+        ("merge requests need two approvals", "project"),
+    ],
+)
+def test_an_instruction_that_opens_with_its_verb_is_a_rule(example, capsys, text: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+    """An instruction is a feedback memory in Feedback whatever verb it opens with; a verb that is
+    also a noun ("release notes go …") opens a fact."""
+    code, out, _ = _remember(capsys, example, text, "--yes")
+    assert code == 0, out
+    name, body = _topic(example, out)
+    matter = parse_document(body).frontmatter
+    assert matter is not None and matter.type == kind and name.startswith(f"{kind}_")
+    index = (example.memory_dir / "MEMORY.md").read_text()
+    section = "Feedback" if kind == "feedback" else "Project"
+    assert index[: index.index(name)].rsplit("\n## ", 1)[1].startswith(f"{section}\n")
