@@ -180,6 +180,11 @@ def settle_plan(
         report.journal.attach(backlog.path, before, "backlog")
     if report is not None:
         print_summary(report, out)
+        if decision.rejected:  # turned down at the select prompt (-P2) beside what was applied
+            out.write(
+                f"rejected {', '.join(decision.rejected)}: not applied; "
+                "the rejected learnings will not be proposed again\n"
+            )
     elif decision.rejected:
         out.write(
             f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
