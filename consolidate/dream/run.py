@@ -203,8 +203,15 @@ def show_undecided_backlog(plan: Plan, waiting: int, out: TextIO) -> None:
     if not waiting or not taken:
         show_backlog(waiting, out)
         return
-    ids = [p.id for p in plan.proposals if (p.model_extra or {}).get("learning_id") in taken]
-    where = f" ({', '.join(ids)})" if ids else ""
+    mine = [p for p in plan.proposals if (p.model_extra or {}).get("learning_id") in taken]
+    where = f" ({', '.join(p.id for p in mine)})" if mine else ""
+    proposed = len({(p.model_extra or {}).get("learning_id") for p in mine})
+    if mine and proposed < waiting:  # the others are set aside or past the ADD cap again
+        out.write(
+            f"{proposed} of the {waiting} learning(s) waiting in the backlog come first in this plan{where}; "
+            "nothing was decided, so all of them still wait there\n"
+        )
+        return
     out.write(
         f"{waiting} learning(s) of the backlog come first in this plan{where}; nothing was decided, "
         "so they still wait there\n"

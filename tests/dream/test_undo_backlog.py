@@ -91,3 +91,14 @@ def test_undo_keeps_a_decision_made_on_the_backlog_after_the_run(example, tmp_pa
     waiting = _waiting(example)
     assert rejected not in waiting  # the later decision stands
     assert waiting == {SECOND, THIRD} - {rejected}
+
+
+def test_a_review_that_decides_nothing_counts_the_backlog_learnings_it_proposes(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Two learnings wait; a dry run under an ADD cap of one proposes one of them: it says one of two,
+    not "2 learning(s) … come first" beside a single id."""
+    assert _run(example, "dream", "--engine", _script(tmp_path, FIRST, SECOND, THIRD), "--yes", "--max-add", "1") == 0
+    capsys.readouterr()
+    assert _run(example, "dream", "--engine", _script(tmp_path), "--dry-run", "--max-add", "1") == 0
+    out = capsys.readouterr().out
+    assert "1 of the 2 learning(s) waiting in the backlog come first in this plan (P1); nothing was decided" in out
+    assert "2 learning(s) of the backlog come first" not in out
