@@ -109,10 +109,26 @@ def section_type(section: str, fallback: str) -> str:
     return SECTION_TYPES.get(section.strip().casefold(), fallback)
 
 
-def subject_slug(trigger: str, principle: str) -> str:
+def subject_slug(trigger: str, principle: str, taken: set[str] | None = None, kind: str = "") -> str:
     """A file name stem from the subject — the trigger when there is one, else the takeaway — in the
-    words that carry it (`uv_add_not_pip`), in ASCII."""
-    text = trigger if trigger.strip() else principle
+    words that carry it (`uv_add_not_pip`), in ASCII. When `<kind>_<stem>.md` is `taken` (a second rule
+    for the same trigger, a fact that says more than one remembered), the takeaway's next words tell
+    the two apart (`releasing_push_tag`, `ci_runners_ubuntu_24_04`)."""
+    words = _slug_words(trigger if trigger.strip() else principle)
+    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
+    if not slug:
+        return "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+    more = _slug_words(principle) if trigger.strip() else words[SLUG_WORDS:]
+    stem = slug
+    for word in more if taken is not None else []:
+        if f"{kind}_{stem}.md" not in taken or len(stem) + len(word) > 60:
+            break
+        if word not in stem.split("_"):
+            stem = f"{stem}_{word}"
+    return stem if taken is not None and f"{kind}_{stem}.md" not in taken else slug
+
+
+def _slug_words(text: str) -> list[str]:
     latin = re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
     foreign = sum(1 for c in text if c.isalpha() and not c.isascii())
     if latin and foreign > sum(len(w) for w in latin):  # "деплой через `make deploy`": the code names it
@@ -125,8 +141,7 @@ def subject_slug(trigger: str, principle: str) -> str:
         words.append(word)
     while words and words[-1] == "not":
         words.pop()
-    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
-    return slug or "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+    return words
 
 
 def _ascii(text: str) -> str:

@@ -205,3 +205,24 @@ def test_an_instruction_that_opens_with_its_verb_is_a_rule(example, capsys, text
     index = (example.memory_dir / "MEMORY.md").read_text()
     section = "Feedback" if kind == "feedback" else "Project"
     assert index[: index.index(name)].rsplit("\n## ", 1)[1].startswith(f"{section}\n")
+
+
+def test_a_second_rule_for_the_same_subject_is_named_after_what_it_says(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Two rules "when releasing: …", or a fact that says more than one remembered: the second topic
+    file is named by the words that tell it apart, not numbered."""
+    names = []
+    for text in (
+        "when releasing: tag the commit as vX.Y.Z",
+        "when releasing: push the tag after the release commit",
+        "the CI runners use Ubuntu 24.04",
+        "the CI runners use Ubuntu 24.04 and cache the cargo registry",
+    ):
+        code, out, _ = _remember(capsys, example, text, "--yes")
+        assert code == 0, out
+        names.append(_topic(example, out)[0])
+    assert names == [
+        "feedback_releasing.md",
+        "feedback_releasing_push.md",
+        "project_ci_runners_ubuntu_24.md",
+        "project_ci_runners_ubuntu_24_04.md",
+    ]
