@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from tests.helpers.memory import snapshot_bytes
@@ -297,10 +298,11 @@ def test_a_dry_run_writes_nothing_in_the_state_dir(alice: Clone, capsys) -> None
     """`share --dry-run` shows the plan and writes nothing: no memory id, no lock, in the state dir
     or anywhere else."""
     alice.write_memory(memory(alice))
-    state_before = sorted(str(p) for p in alice.home.rglob("*"))
+    state = Path(os.environ["CONSOLIDATE_STATE_DIR"])
+    before = sorted(str(p) for root in (alice.home, state) for p in root.rglob("*"))
     repo_before = snapshot_bytes(alice.path)
     code, out, err = share(alice, capsys, "--dry-run")
     assert code == 0, err
     assert "### [ADD" in out and "staging is read-only" in out
-    assert sorted(str(p) for p in alice.home.rglob("*")) == state_before
+    assert sorted(str(p) for root in (alice.home, state) for p in root.rglob("*")) == before
     assert snapshot_bytes(alice.path) == repo_before
