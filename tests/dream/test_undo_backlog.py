@@ -102,3 +102,15 @@ def test_a_review_that_decides_nothing_counts_the_backlog_learnings_it_proposes(
     out = capsys.readouterr().out
     assert "1 of the 2 learning(s) waiting in the backlog come first in this plan (P1); nothing was decided" in out
     assert "2 learning(s) of the backlog come first" not in out
+
+
+def test_undo_of_a_saved_plan_applied_lets_its_backlog_learning_wait_again(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert _run(example, "dream", "--engine", _script(tmp_path, FIRST, SECOND, THIRD), "--yes", "--max-add", "1") == 0
+    waiting = _waiting(example)
+    plan = tmp_path / "plan.json"
+    assert _run(example, "dream", "--engine", _script(tmp_path), "--plan-out", str(plan), "--max-add", "1") == 0
+    assert main(["apply", str(plan), "--yes", "--project", str(example.project),
+                 "--claude-home", str(example.claude_home)]) == 0  # fmt: skip
+    assert len(_waiting(example)) == 1
+    assert _run(example, "undo") == 0
+    assert _waiting(example) == waiting
