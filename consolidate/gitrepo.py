@@ -95,7 +95,9 @@ class GitRepo:
     @cached_property
     def untracked_files(self) -> tuple[str, ...]:
         """Every path in the working tree that is neither tracked nor ignored (POSIX, relative)."""
-        return tuple(p for p in self._git("ls-files", "-z", "--others", "--exclude-standard").split("\0") if p)
+        return tuple(
+            p for p in self._git("ls-files", "-z", "--others", "--exclude-standard").split("\0") if p
+        )
 
     def ignored(self, paths: Sequence[str]) -> set[str]:
         """Which of `paths` (relative to the root, existing or not) the ignore rules leave out."""

@@ -281,7 +281,11 @@ def _ask_approval(
                 chosen, unknown = _select(proposals, groups, set_aside, ask, problem)
             named = [item for pid in chosen if pid[:1] != "-" for item in members.get(pid, [pid])]
             turned_down = [  # "-P2": rejected, like a reject of the whole plan but for that one
-                item for pid in chosen if pid[:1] == "-" for item in members.get(pid[1:], [pid[1:]]) if item in ids
+                item
+                for pid in chosen
+                if pid[:1] == "-"
+                for item in members.get(pid[1:], [pid[1:]])
+                if item in ids
             ]
             chosen = [pid for pid in named if pid not in turned_down]
             if rejected is not None:
@@ -309,11 +313,14 @@ def _select(
     rows += [(p.id, p.action, p.summary) for p in proposals]
     rows += [(p.id, f"{p.action}, already recorded", p.summary) for p in set_aside]
     listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
-    picked = ask(f"{problem}{listing}Which ids (comma-separated; -P2 rejects P2 so it is not proposed again): ")
+    picked = ask(
+        f"{problem}{listing}Which ids (comma-separated; -P2 rejects P2 so it is not proposed again): "
+    )
     by_key = {pid.casefold(): pid for pid, _, _ in rows}
     typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
     chosen = [
-        ("-" if pid[:1] == "-" else "") + by_key.get(pid.lstrip("-").casefold(), pid.lstrip("-")) for pid in typed
+        ("-" if pid[:1] == "-" else "") + by_key.get(pid.lstrip("-").casefold(), pid.lstrip("-"))
+        for pid in typed
     ]
     return chosen, [pid for pid in chosen if pid.lstrip("-") not in by_key.values()]
 

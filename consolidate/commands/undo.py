@@ -35,5 +35,7 @@ def run(args: argparse.Namespace) -> int:
     for path in files:
         sys.stdout.write(f"  {path}\n")
     if state & set(restored):
-        sys.stdout.write("the backlog is put back as the run found it (a decision taken on it since stands)\n")
+        sys.stdout.write(
+            "the backlog is put back as the run found it (a decision taken on it since stands)\n"
+        )
     return 0

@@ -221,7 +221,9 @@ def merge_back(path: Path, before: bytes | None) -> bool:
     previous = Backlog.parse(path, before) if before is not None else Backlog(path)
     if current.problem or previous.problem:
         return False  # never overwrite a file we could not read
-    back = {k: w for k, w in previous.waiting.items() if k not in current.waiting and k not in current.rejected}
+    back = {
+        k: w for k, w in previous.waiting.items() if k not in current.waiting and k not in current.rejected
+    }
     if not back:
         return False
     current.waiting.update(back)

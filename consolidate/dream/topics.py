@@ -118,14 +118,16 @@ def subject_slug(trigger: str, principle: str, taken: set[str] | None = None, ki
     slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
     if not slug:
         return "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+    if taken is None:
+        return slug
     more = _slug_words(principle) if trigger.strip() else words[SLUG_WORDS:]
     stem = slug
-    for word in more if taken is not None else []:
+    for word in more:
         if f"{kind}_{stem}.md" not in taken or len(stem) + len(word) > 60:
             break
         if word not in stem.split("_"):
             stem = f"{stem}_{word}"
-    return stem if taken is not None and f"{kind}_{stem}.md" not in taken else slug
+    return stem if f"{kind}_{stem}.md" not in taken else slug
 
 
 def _slug_words(text: str) -> list[str]:
