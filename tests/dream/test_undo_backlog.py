@@ -114,3 +114,18 @@ def test_undo_of_a_saved_plan_applied_lets_its_backlog_learning_wait_again(examp
     assert len(_waiting(example)) == 1
     assert _run(example, "undo") == 0
     assert _waiting(example) == waiting
+
+
+def test_status_shows_what_waits_in_the_backlog(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    capsys.readouterr()
+    assert _run(example, "status") == 0
+    assert "backlog: no learning waits\n" in capsys.readouterr().out
+    assert _run(example, "dream", "--engine", _script(tmp_path, FIRST, SECOND, THIRD), "--yes", "--max-add", "1") == 0
+    capsys.readouterr()
+    assert _run(example, "status") == 0
+    assert "backlog: 2 learning(s) wait; the next dream proposes them first\n" in capsys.readouterr().out
+    assert _run(example, "status", "--json") == 0
+    backlog = json.loads(capsys.readouterr().out)["backlog"]
+    assert backlog["waiting"] == 2 and backlog["rejected"] == 0
+    assert {b["principle"] for b in backlog["learnings"]} == _waiting(example)
+    assert {b["reason"] for b in backlog["learnings"]} == {"ADD cap 1"}
