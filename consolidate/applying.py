@@ -67,7 +67,10 @@ def run_apply(
             _record_learnings(settings, plan, None, rejected)
         out.write("nothing approved; no file was changed\n")
         return None
+    from .dream.backlog import backlog_file, read_bytes
+
     with writing_run(settings):
+        before = read_bytes(backlog_file(settings))  # what undo puts back with the files
         report = apply_plan(
             plan,
             write_scope(settings),
@@ -77,6 +80,8 @@ def run_apply(
             parts_dir=parts_dir(settings),
         )
         waiting = _record_learnings(settings, plan, report, rejected)
+        if report.journal is not None:
+            report.journal.attach(backlog_file(settings), before, "backlog")
     print_summary(report, out)
     show_backlog(waiting, out)
     ack_queue_items(settings, report, [q for p in plan.proposals if p.id in rejected for q in queue_ids(p)])

@@ -92,6 +92,13 @@ class GitRepo:
         """Every tracked path (POSIX, relative to the root)."""
         return tuple(p for p in self._git("ls-files", "-z").split("\0") if p)
 
+    @cached_property
+    def untracked_files(self) -> tuple[str, ...]:
+        """Every path in the working tree that is neither tracked nor ignored (POSIX, relative)."""
+        return tuple(
+            p for p in self._git("ls-files", "-z", "--others", "--exclude-standard").split("\0") if p
+        )
+
     def ignored(self, paths: Sequence[str]) -> set[str]:
         """Which of `paths` (relative to the root, existing or not) the ignore rules leave out."""
         out = self._git("check-ignore", "--no-index", "--", *paths)  # exits 1, so "", when none is

@@ -38,6 +38,7 @@ class FileRecord:
     after: str  # digest the run means to leave, or "absent" when it trashes the file
     blob: str | None = None  # name of the copy of the previous bytes
     mode: int | None = None  # permission bits of the previous file, restored with its bytes
+    kind: str = "file"  # "backlog": our own state, merged back when changed since (`attach`)
 
 
 @dataclass
@@ -95,6 +96,25 @@ class Journal:
         journal.save()
         return journal
 
+    def attach(self, path: Path, before: bytes | None, kind: str) -> None:
+        """Record a file of our own state the run changed after its memory files (the backlog), with
+        the bytes it had before the run, so undo puts it back too. Unlike a memory file it is not an
+        edit to protect: a later change to it (a decision made since) never blocks an undo — undo
+        merges it (`_restore_one`)."""
+        record = FileRecord(
+            str(path), ABSENT if before is None else digest_bytes(before), digest_file(path), kind=kind
+        )
+        if before is not None:
+            record.blob = f"{len(self.files):04d}"
+            fd = os.open(self.directory / "blobs" / record.blob, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(before)
+                handle.flush()
+                os.fsync(handle.fileno())
+            fsync_dir(self.directory / "blobs")
+        self.files = [r for r in self.files if r.path != record.path] + [record]
+        self.save()
+
     def save(self) -> None:
         data = {
             "status": self.status,
@@ -122,6 +142,8 @@ class Journal:
         """Files changed by someone else since this run: neither our result nor the old bytes."""
         changed = []
         for record in self.files:
+            if record.kind != "file":
+                continue  # our own state: merged back, never an edit to protect
             now = digest_file(Path(record.path))
             if now not in (record.after, record.before):
                 changed.append(record.path)
@@ -154,6 +176,11 @@ class Journal:
         return restored
 
     def _restore_one(self, record: FileRecord, path: Path) -> bool:
+        if record.kind == "backlog" and digest_file(path) not in (record.after, record.before):
+            from .dream.backlog import merge_back  # changed since the run: keep what was decided since
+
+            before = (self.directory / "blobs" / record.blob).read_bytes() if record.blob else None
+            return merge_back(path, before)
         if record.blob is not None:
             data = (self.directory / "blobs" / record.blob).read_bytes()
             current = digest_file(path)

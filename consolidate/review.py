@@ -237,8 +237,8 @@ def ask_approval(
 ) -> list[str]:
     """Approve all / select / reject; L0 proposals are confirmed one by one. Returns approved ids.
     At the select prompt a group id (G1) takes all of its items, a proposal id (P3) one of them, and a
-    proposal `set_aside` (already recorded) may be named too; a reject fills `rejected` with every id
-    it turned down. Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and
+    proposal `set_aside` (already recorded) may be named too; an id after a minus (-P2, -G1) is turned
+    down. A reject, or a turned-down id, fills `rejected` with every id it turned down. Leaving the prompt (end of input, Ctrl-C) raises NoAnswer: nothing is applied and
     nothing counts as rejected."""
     try:
         return _ask_approval(proposals, ask, l0, groups or [], set_aside or [], rejected)
@@ -279,7 +279,17 @@ def _ask_approval(
             while unknown:
                 problem = f"unknown id(s): {', '.join(unknown)}\n"
                 chosen, unknown = _select(proposals, groups, set_aside, ask, problem)
-            chosen = [item for pid in chosen for item in members.get(pid, [pid])]
+            named = [item for pid in chosen if pid[:1] != "-" for item in members.get(pid, [pid])]
+            turned_down = [  # "-P2": rejected, like a reject of the whole plan but for that one
+                item
+                for pid in chosen
+                if pid[:1] == "-"
+                for item in members.get(pid[1:], [pid[1:]])
+                if item in ids
+            ]
+            chosen = [pid for pid in named if pid not in turned_down]
+            if rejected is not None:
+                rejected.extend(turned_down)
             break
     approved = []
     every = proposals + set_aside
@@ -303,11 +313,16 @@ def _select(
     rows += [(p.id, p.action, p.summary) for p in proposals]
     rows += [(p.id, f"{p.action}, already recorded", p.summary) for p in set_aside]
     listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
-    picked = ask(f"{problem}{listing}Which ids (comma-separated): ")
+    picked = ask(
+        f"{problem}{listing}Which ids (comma-separated; -P2 rejects P2 so it is not proposed again): "
+    )
     by_key = {pid.casefold(): pid for pid, _, _ in rows}
     typed = [pid.strip() for pid in picked.replace(" ", ",").split(",") if pid.strip()]
-    chosen = [by_key.get(pid.casefold(), pid) for pid in typed]
-    return chosen, [pid for pid in chosen if pid not in by_key.values()]
+    chosen = [
+        ("-" if pid[:1] == "-" else "") + by_key.get(pid.lstrip("-").casefold(), pid.lstrip("-"))
+        for pid in typed
+    ]
+    return chosen, [pid for pid in chosen if pid.lstrip("-") not in by_key.values()]
 
 
 def show_set_aside(plan: Plan, out: TextIO) -> None:

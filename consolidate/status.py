@@ -53,6 +53,24 @@ def build_status(settings: Settings) -> dict[str, Any]:
         "transcripts_dir": str(settings.layout.transcripts_dir),
         "team": team_status(settings.layout),  # the team memory folder: a layer of its own
         "pending_plan": pending_plan(settings),
+        "backlog": backlog_status(settings),
+    }
+
+
+def backlog_status(settings: Settings) -> dict[str, Any]:
+    """The learnings that wait for a dream (past the ADD cap, not selected, set aside) and how many a
+    review retired: what a person left undecided is visible without running a dream."""
+    from .dream.backlog import Backlog
+
+    backlog = Backlog.load(settings)
+    waiting = sorted(backlog.waiting.values(), key=lambda w: w.since)
+    return {
+        "waiting": len(waiting),
+        "rejected": len(backlog.rejected),
+        "learnings": [
+            {"principle": w.candidate.principle, "reason": w.reason, "since": w.since} for w in waiting
+        ],
+        **({"problem": backlog.problem} if backlog.problem else {}),
     }
 
 

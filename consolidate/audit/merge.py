@@ -46,7 +46,7 @@ def merged_entry(kept: Unit, absorbed: list[Unit]) -> str | None:
         for clause in _CLAUSE.split(_TRIGGER.sub("", other.strip())):
             words = tokens(clause)
             if words - have - LIGHT_WORDS or _new_values(clause, merged_so_far(body, added)):
-                added.append(_sentence(clause))
+                added.append(_capitalised(_sentence(clause)))
                 have |= words
     merged_body = body.rstrip()
     if added:
@@ -64,6 +64,15 @@ def _new_values(clause: str, text: str) -> bool:
     """A code span or number in `clause` that `text` does not contain (commands differ by a flag)."""
     values = re.findall(r"`[^`\n]+`|\b\d+(?:\.\d+)*\b", clause)
     return any(value not in text for value in values)
+
+
+def _capitalised(clause: str) -> str:
+    """A clause that now follows a full stop starts its sentence: "tag the commit" → "Tag the commit"
+    (a lowercase word only: a code span, a path or a name with capitals inside stays as written)."""
+    first = clause.split(" ", 1)[0]
+    if first.isalpha() and first.islower():
+        return clause[:1].upper() + clause[1:]
+    return clause
 
 
 def _sentence(text: str) -> str:

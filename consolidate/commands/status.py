@@ -49,7 +49,8 @@ def _print_status(status: dict) -> None:
     pending = ", ".join(f"{count} {channel}" for channel, count in status["pending_queue"].items()) or "none"
     out.write(f"pending in the capture queue: {pending}\n")
     out.write(f"team memory: {_team_line(status['team'])}\n")
-    out.write(f"pending plan: {_pending_line(status['pending_plan'])}\n\n")
+    out.write(f"pending plan: {_pending_line(status['pending_plan'])}\n")
+    out.write(f"backlog: {_backlog_line(status['backlog'])}\n\n")
     if status["sections"]:
         print_table(
             ["Section", "Entries"], [[s["name"] or "(top)", s["entries"]] for s in status["sections"]]
@@ -60,6 +61,15 @@ def _print_status(status: dict) -> None:
         print_table(["Defect", "File", "Line", "Detail"], rows)
     else:
         out.write("no defects\n")
+
+
+def _backlog_line(backlog: dict) -> str:
+    if backlog.get("problem"):
+        return backlog["problem"]
+    retired = f"; {backlog['rejected']} rejected, never proposed again" if backlog["rejected"] else ""
+    if not backlog["waiting"]:
+        return f"no learning waits{retired}"
+    return f"{backlog['waiting']} learning(s) wait; the next dream proposes them first{retired}"
 
 
 def _team_line(team: dict | None) -> str:

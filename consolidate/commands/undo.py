@@ -29,7 +29,13 @@ def run(args: argparse.Namespace) -> int:
                 f"{conflicts[0]} was edited after run {journal.run_id}; undo would overwrite that edit (--force to do it anyway)"
             )
         restored = journal.restore()
-    sys.stdout.write(f"undid run {journal.run_id} ({journal.summary}): restored {len(restored)} file(s)\n")
-    for path in restored:
+    state = {record.path for record in journal.files if record.kind != "file"}  # our backlog
+    files = [path for path in restored if path not in state]
+    sys.stdout.write(f"undid run {journal.run_id} ({journal.summary}): restored {len(files)} file(s)\n")
+    for path in files:
         sys.stdout.write(f"  {path}\n")
+    if state & set(restored):
+        sys.stdout.write(
+            "the backlog is put back as the run found it (a decision taken on it since stands)\n"
+        )
     return 0

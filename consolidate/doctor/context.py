@@ -68,10 +68,14 @@ class DoctorContext:
     @cached_property
     def settings_files(self) -> dict[str, dict[str, Any]]:
         """Claude Code's settings that can wire hooks: user, project and local (absent or broken → {})."""
+        return {name: parse_json_object(self.read(path)) for name, path in self.settings_paths.items()}
+
+    @property
+    def settings_paths(self) -> dict[str, Path]:
+        """Where each settings file of `settings_files` lives, by the same name."""
         project = self.layout.git_root or self.layout.project
-        paths = {
+        return {
             "~/.claude/settings.json": self.layout.claude_home / "settings.json",
             ".claude/settings.json": project / ".claude" / "settings.json",
             ".claude/settings.local.json": project / ".claude" / "settings.local.json",
         }
-        return {name: parse_json_object(self.read(path)) for name, path in paths.items()}

@@ -26,18 +26,22 @@ def gitignore_secrets(ctx: DoctorContext) -> Check:
     repo = GitRepo.find(ctx.layout.project)
     if repo is None:
         return Check.ok("gitignore-secrets", "not a git repository: nothing can be committed")
-    missing = [
-        glob
-        for glob, path in zip(SECRET_GLOBS, SECRET_FILES, strict=True)
-        if path not in repo.ignored(SECRET_FILES)
-    ]
-    if missing:
-        return Check("gitignore-secrets", "fail", f"not ignored by git: {', '.join(missing)}",
-                     f"add {' '.join(missing)} to .gitignore")  # fmt: skip
-    tracked = [p for p in repo.tracked_files if any(fnmatch.fnmatch(Path(p).name, g) for g in SECRET_GLOBS)]
+
+    def secret(path: str) -> bool:
+        return any(fnmatch.fnmatch(Path(path).name, g) for g in SECRET_GLOBS)
+
+    exposed = [p for p in repo.untracked_files if secret(p)]  # `git add -A` would commit these
+    if exposed:
+        globs = [g for g in SECRET_GLOBS if any(fnmatch.fnmatch(Path(p).name, g) for p in exposed)]
+        return Check("gitignore-secrets", "fail", f"not ignored by git: {', '.join(exposed[:3])}",
+                     f"add {' '.join(globs)} to .gitignore")  # fmt: skip
+    tracked = [p for p in repo.tracked_files if secret(p)]
     if tracked:
-        return Check("gitignore-secrets", "warn", f"ignored, but already tracked: {', '.join(tracked[:3])}",
+        how = "ignored, but already tracked" if set(tracked) <= repo.ignored(tracked) else "tracked by git"
+        return Check("gitignore-secrets", "warn", f"{how}: {', '.join(tracked[:3])}",
                      "if they hold real secrets: `git rm --cached` them and rotate what they held")  # fmt: skip
+    if len(repo.ignored(SECRET_FILES)) < len(SECRET_FILES):  # nothing to commit by mistake: no defect yet
+        return Check.ok("gitignore-secrets", "no .env, *.pem or *.key file that git would commit")
     return Check.ok("gitignore-secrets", ".env, *.pem and *.key are ignored by git")
 
 
@@ -94,29 +98,46 @@ def consolidation_recent(ctx: DoctorContext) -> Check:
 
 
 def handoff_fresh(ctx: DoctorContext) -> Check:
+    from .hooks_check import our_wirings
+
     sessions = [f for f in find_transcripts(ctx.layout.transcripts_dir) if not f.is_subagent]
     if not sessions:
         return Check.ok("handoff-fresh", "no sessions yet: nothing to hand off")
     newest = datetime.fromtimestamp(max(last_activity(f.path) for f in sessions), ctx.now.tzinfo)
     text = ctx.read(handoff_path(ctx.settings.state_dir, ctx.repo)) or ""
     match = _HEADER.match(text)
-    fix = "install the hooks (`consolidate install` or the plugin): the Stop hook writes the handoff"
-    if match is None:
-        return Check(
+    ended = _parse(match.group(1)) if match is not None else None
+    if ended is not None and ended + HANDOFF_SLACK >= newest:
+        return Check.ok("handoff-fresh", f"handoff from {ended:%Y-%m-%d %H:%M}, after the newest session")
+    found = (
+        f"handoff from {ended:%Y-%m-%d %H:%M}, the newest session ran until {newest:%Y-%m-%d %H:%M}"
+        if ended is not None
+        else f"no handoff, though the newest session ran on {newest:%Y-%m-%d %H:%M}"
+    )
+    stop = [w for w in our_wirings(ctx) if w.event == "Stop"]
+    if not stop:  # the cause is hooks-installed-once's finding: advice here, not a second failure
+        return Check("handoff-fresh", "warn", f"{found}: the Stop hook that writes it is not installed",
+                     "run `consolidate install`, or enable the plugin")  # fmt: skip
+    wired = _wired_at(ctx, [w.source for w in stop])
+    if wired is not None and newest <= wired:
+        return Check.ok(
             "handoff-fresh",
-            "fail",
-            f"no handoff, though the newest session ran on {newest:%Y-%m-%d %H:%M}",
-            fix,
+            f"no session has run since the hooks were wired ({wired:%Y-%m-%d %H:%M}): the next one writes the handoff",
         )
-    ended = _parse(match.group(1))
-    if ended + HANDOFF_SLACK < newest:
-        return Check(
-            "handoff-fresh",
-            "fail",
-            f"handoff from {ended:%Y-%m-%d %H:%M}, the newest session ran until {newest:%Y-%m-%d %H:%M}",
-            fix,
-        )
-    return Check.ok("handoff-fresh", f"handoff from {ended:%Y-%m-%d %H:%M}, after the newest session")
+    log = ctx.settings.state_dir / "hooks.log"
+    return Check("handoff-fresh", "fail", f"{found}, though the Stop hook is wired",
+                 f"the Stop hook did not write it: see hooks-runnable and {log}")  # fmt: skip
+
+
+def _wired_at(ctx: DoctorContext, sources: list[str]) -> datetime | None:
+    """When the settings file that wires the Stop hook last changed (None for the plugin)."""
+    times = []
+    for path in filter(None, map(ctx.settings_paths.get, sources)):
+        try:
+            times.append(path.stat().st_mtime)
+        except OSError:
+            continue
+    return datetime.fromtimestamp(min(times), ctx.now.tzinfo) if times else None
 
 
 def config_valid(ctx: DoctorContext) -> Check:

@@ -787,9 +787,9 @@ def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
     ]
     slug = "_".join(words_[:5])[:40].strip("_") or "learning"
-    if candidate.kind == "remember":
-        slug = subject_slug(candidate.trigger, candidate.principle)
     kind = kind or topic_type(candidate)
+    if candidate.kind == "remember":
+        slug = subject_slug(candidate.trigger, candidate.principle, taken, kind)
     name, number = f"{kind}_{slug}.md", 2
     while name in taken:
         name, number = f"{kind}_{slug}_{number}.md", number + 1

@@ -66,16 +66,24 @@ class Backlog:
 
     @classmethod
     def load(cls, settings: Settings) -> Backlog:
-        return cls.read(settings.run_dir("backlog") / FILE)
+        return cls.read(backlog_file(settings))
 
     @classmethod
     def read(cls, path: Path) -> Backlog:
+        try:
+            return cls.parse(path, path.read_bytes())
+        except FileNotFoundError:
+            return cls(path)
+        except OSError as exc:
+            return cls(path, problem=f"backlog {path} not read: {exc}")
+
+    @classmethod
+    def parse(cls, path: Path, raw: bytes) -> Backlog:
+        """The backlog these bytes hold (kept at `path`)."""
         backlog = cls(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return backlog
-        except (OSError, ValueError) as exc:
+            data = json.loads(raw.decode("utf-8"))
+        except ValueError as exc:
             backlog.problem = f"backlog {path} not read: {exc}"
             return backlog
         for item in data.get("waiting", []) if isinstance(data, dict) else []:
@@ -191,6 +199,36 @@ class Backlog:
             "recorded": self.recorded,
         }
         atomic_write(self.path, (json.dumps(data, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+
+
+def backlog_file(settings: Settings) -> Path:
+    return settings.run_dir("backlog") / FILE
+
+
+def read_bytes(path: Path) -> bytes | None:
+    """The backlog file's bytes before a run changes it (None when there is none yet), for the journal."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def merge_back(path: Path, before: bytes | None) -> bool:
+    """Undo a run's change to a backlog that changed again since (a reject of a saved plan, which
+    changes no memory file): every learning that waited before the run waits again unless a later
+    decision rejected it, and the later decisions stay. True when the file changed."""
+    current = Backlog.read(path)
+    previous = Backlog.parse(path, before) if before is not None else Backlog(path)
+    if current.problem or previous.problem:
+        return False  # never overwrite a file we could not read
+    back = {
+        k: w for k, w in previous.waiting.items() if k not in current.waiting and k not in current.rejected
+    }
+    if not back:
+        return False
+    current.waiting.update(back)
+    current.save()
+    return True
 
 
 def candidate_of(data: Any) -> Candidate | None:

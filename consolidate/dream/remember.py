@@ -9,7 +9,7 @@ from typing import Literal, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
 from ..console import ask_on_terminal
-from ..errors import UsageError
+from ..errors import ConsolidateError, UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
@@ -81,6 +81,13 @@ def remember(
         snapshot = orient(settings)
         found = additions([candidate], snapshot, claimed=set(), max_add=1)
         fresh = [d for d in found.drafts if d.skipped is None]
+        if not fresh and found.waiting:  # set aside: it says the opposite of an entry, or negates one
+            reason = found.waiting[0][1]
+            lead = "it " if reason.startswith(("says", "negates", "would")) else ""
+            raise ConsolidateError(
+                f"not remembered: {lead}{reason}; if the new rule is right, change or remove that entry "
+                "first, then remember it again"
+            )
         if not fresh:
             matched = (
                 found.drafts[0].skipped["matched"]["entry"]

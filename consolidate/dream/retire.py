@@ -170,7 +170,20 @@ def _changes(finding: Finding, snapshot: Snapshot) -> list[dict[str, Any]]:
     for related in finding.related:
         absorbed.extend(_remove_text(related.file, related.entry, snapshot))
     absorbed.extend({"op": "trash_file", "file": t} for t in retired)
-    return absorbed + survivor  # retire first, so the merged entry's own pointer is checked last
+    return absorbed + _merged_topic(finding, snapshot, retired) + survivor  # the pointer checked last
+
+
+def _merged_topic(finding: Finding, snapshot: Snapshot, retired: list[str]) -> list[dict[str, Any]]:
+    """A MERGE of topic files writes the kept file with the new parts of the one it retires (the
+    auditor's `topic_content`), so nothing that file said is left only in the index line."""
+    if not finding.topic_content.strip() or not retired:
+        return []
+    entry = locate_entry(snapshot, finding.file, finding.entry) if is_index_like(finding.file) else None
+    targets = [snapshot.tree.resolve_link(finding.file, link.file) for link in entry.links] if entry else []
+    kept = next((t for t in targets if t and t not in retired and t in snapshot.tree.files), None)
+    if kept is None or snapshot.tree.files[kept].data == finding.topic_content.encode("utf-8"):
+        return []
+    return [{"op": "write_file", "file": kept, "content": finding.topic_content}]
 
 
 def _keep_link(finding: Finding, snapshot: Snapshot, retired: list[str]) -> str:

@@ -33,7 +33,7 @@ from ..review import (
 )
 from ..runs import journal_dir, write_scope, writing_run
 from ..settings import Settings
-from .backlog import Backlog, candidate_of
+from .backlog import Backlog, candidate_of, read_bytes
 from .gather import GatherResult, bare_reason, gather
 from .orient import orient
 from .synthesize import Synthesis, synthesize
@@ -156,6 +156,7 @@ def settle_plan(
     engine, the backlog and the queue items settled. The dream and `consolidate review` both end here."""
     plan = made.plan
     backlog = made.backlog or _current_backlog(settings)
+    before = read_bytes(backlog.path)  # what undo puts back with the files this review changes
     scope = write_scope(settings)
     l0 = l0_proposals(plan, scope)
     decision = review_plan(plan, options, out=out, stdin=stdin, ask=ask, l0=l0, scope=scope)
@@ -175,8 +176,15 @@ def settle_plan(
     marked = report is not None and report.marker_written
     backlog.record(plan, done=done, rejected=set(decision.rejected), marked=marked, settled=made.settled)
     backlog.save()
+    if report is not None and report.journal is not None:
+        report.journal.attach(backlog.path, before, "backlog")
     if report is not None:
         print_summary(report, out)
+        if decision.rejected:  # turned down at the select prompt (-P2) beside what was applied
+            out.write(
+                f"rejected {', '.join(decision.rejected)}: not applied; "
+                "the rejected learnings will not be proposed again\n"
+            )
     elif decision.rejected:
         out.write(
             f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
@@ -195,8 +203,15 @@ def show_undecided_backlog(plan: Plan, waiting: int, out: TextIO) -> None:
     if not waiting or not taken:
         show_backlog(waiting, out)
         return
-    ids = [p.id for p in plan.proposals if (p.model_extra or {}).get("learning_id") in taken]
-    where = f" ({', '.join(ids)})" if ids else ""
+    mine = [p for p in plan.proposals if (p.model_extra or {}).get("learning_id") in taken]
+    where = f" ({', '.join(p.id for p in mine)})" if mine else ""
+    proposed = len({(p.model_extra or {}).get("learning_id") for p in mine})
+    if mine and proposed < waiting:  # the others are set aside or past the ADD cap again
+        out.write(
+            f"{proposed} of the {waiting} learning(s) waiting in the backlog come first in this plan{where}; "
+            "nothing was decided, so all of them still wait there\n"
+        )
+        return
     out.write(
         f"{waiting} learning(s) of the backlog come first in this plan{where}; nothing was decided, "
         "so they still wait there\n"

@@ -73,9 +73,35 @@ def without_command_words(text: str) -> str:
     return body[:1].upper() + body[1:] if body else body
 
 
+# More verbs an instruction opens with. Many are nouns too ("Release notes go to CHANGELOG.md",
+# "Test fixtures live in tests/"), so one counts only when the words after it are not a subject and
+# its verb (`_FACT`).
+_IMPERATIVE = re.compile(
+    r"^(?:amend|append|archive|backport|be|branch|build|bump|cache|cherry-pick|cite|clean|clone|close|"
+    r"comment|confirm|copy|create|delete|describe|document|double-check|drop|edit|ensure|exclude|"
+    r"explain|export|fetch|follow|format|give|include|keep|leave|link|lint|list|log|look|mark|mention|"
+    r"merge|move|omit|open|pass|prefix|prepend|print|publish|pull|quote|read|rebase|rebuild|refer|"
+    r"regenerate|reinstall|release|remind|remove|rename|reply|report|rerun|re-run|restart|review|"
+    r"save|search|show|sign|skip|sort|split|squash|stage|stick|store|suggest|switch|tag|tell|test|"
+    r"treat|try|type|update|upgrade|upload|validate|verify|wait|wrap)\b",
+    re.IGNORECASE,
+)
+_FACT = re.compile(
+    r"^[\w-]+\s+[\w-]+\s+(?:is|are|was|were|has|have|had|go|goes|live|lives|run|runs|use|uses|need|needs|"
+    r"take|takes|come|comes|get|gets|stay|stays|sit|sits|belong|belongs|break|breaks|fail|fails|"
+    r"contain|contains|include|includes|require|requires|expire|expires)\b",
+    re.IGNORECASE,
+)
+
+
 def is_rule(text: str) -> bool:
-    """A rule for how to work (feedback), rather than a fact about the project."""
-    return bool(_RULE.search(text.strip()))
+    """A rule for how to work (feedback), rather than a fact about the project: rule words, or an
+    English instruction that opens with its verb ("tag the release commit", "bump the version first")."""
+    text = text.strip()
+    if _RULE.search(text):
+        return True
+    english = text.isascii()  # "Test veritabanı her gece sıfırlanıyor" is a Turkish fact
+    return english and bool(_IMPERATIVE.match(text)) and not _FACT.match(text)
 
 
 def section_type(section: str, fallback: str) -> str:
@@ -83,10 +109,28 @@ def section_type(section: str, fallback: str) -> str:
     return SECTION_TYPES.get(section.strip().casefold(), fallback)
 
 
-def subject_slug(trigger: str, principle: str) -> str:
+def subject_slug(trigger: str, principle: str, taken: set[str] | None = None, kind: str = "") -> str:
     """A file name stem from the subject — the trigger when there is one, else the takeaway — in the
-    words that carry it (`uv_add_not_pip`), in ASCII."""
-    text = trigger if trigger.strip() else principle
+    words that carry it (`uv_add_not_pip`), in ASCII. When `<kind>_<stem>.md` is `taken` (a second rule
+    for the same trigger, a fact that says more than one remembered), the takeaway's next words tell
+    the two apart (`releasing_push_tag`, `ci_runners_ubuntu_24_04`)."""
+    words = _slug_words(trigger if trigger.strip() else principle)
+    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
+    if not slug:
+        return "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+    if taken is None:
+        return slug
+    more = _slug_words(principle) if trigger.strip() else words[SLUG_WORDS:]
+    stem = slug
+    for word in more:
+        if f"{kind}_{stem}.md" not in taken or len(stem) + len(word) > 60:
+            break
+        if word not in stem.split("_"):
+            stem = f"{stem}_{word}"
+    return stem if f"{kind}_{stem}.md" not in taken else slug
+
+
+def _slug_words(text: str) -> list[str]:
     latin = re.findall(r"[A-Za-z][A-Za-z0-9]*", text)
     foreign = sum(1 for c in text if c.isalpha() and not c.isascii())
     if latin and foreign > sum(len(w) for w in latin):  # "деплой через `make deploy`": the code names it
@@ -99,8 +143,7 @@ def subject_slug(trigger: str, principle: str) -> str:
         words.append(word)
     while words and words[-1] == "not":
         words.pop()
-    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
-    return slug or "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
+    return words
 
 
 def _ascii(text: str) -> str:

@@ -50,9 +50,10 @@ def sharer(settings: Settings) -> str:
     return name
 
 
-def memory_id(settings: Settings) -> str:
+def memory_id(settings: Settings, keep: bool = True) -> str:
     """A random id of this memory dir, kept in our state dir: what was shared from it is recognised
-    as its own (to edit or remove later), and nothing about the machine or its paths leaves with it."""
+    as its own (to edit or remove later), and nothing about the machine or its paths leaves with it.
+    Not `keep`: a dry run makes one for the plan it shows and writes nothing."""
     path = settings.run_dir("share") / "memory-id"
     try:
         known = path.read_text(encoding="ascii").strip()
@@ -61,14 +62,18 @@ def memory_id(settings: Settings) -> str:
     if len(known) == 16 and all(c in "0123456789abcdef" for c in known):
         return known
     fresh = uuid.uuid4().hex[:16]
-    atomic_write(path, fresh.encode("ascii"))
+    if keep:
+        atomic_write(path, fresh.encode("ascii"))
     return fresh
 
 
 def plan_share(settings: Settings, options: ShareOptions) -> Plan:
     """The share plan on the current files; the caller holds the run lock."""
     request = ShareRequest(
-        sharer(settings), datetime.now(UTC).date(), options.include_personal, memory_id(settings)
+        sharer(settings),
+        datetime.now(UTC).date(),
+        options.include_personal,
+        memory_id(settings, keep=not options.dry_run),
     )
     snapshot = orient(settings, create=False)
     planned = share_drafts(snapshot, request)
@@ -97,7 +102,7 @@ def run_share(
     ask: Ask | None = None,
 ) -> ApplyReport | None:
     shown = err if options.json else out
-    with writing_run(settings):
+    with writing_run(settings, dry=options.dry_run):
         plan = plan_share(settings, options)
         for note in plan.notes:
             shown.write(f"{note}\n")

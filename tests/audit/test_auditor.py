@@ -228,3 +228,25 @@ def test_broken_frontmatter_binary_files_and_no_git(project: Project, tmp_path: 
 
     plain = audit_tree(load_memory_tree(project.memory), project_root=None, repo=None)
     assert [f.category for f in plain.findings if f.category != "HYGIENE"] == ["LOW-VALUE"]
+
+
+def test_a_clause_merged_into_an_entry_starts_its_own_sentence(project: Project) -> None:
+    """The merged entry reads as sentences: an absorbed clause that began lowercase after its trigger
+    is capitalised when it follows a full stop."""
+    project.write_memory(
+        "---\nname: tag the commit as vX.Y.Z\ndescription: When releasing\n---\ntag the commit as vX.Y.Z\n\n"
+        "**How to apply:** when releasing.\n",
+        "feedback_releasing.md",
+    )
+    project.write_memory(
+        "---\nname: push the tag after the release commit\ndescription: When releasing\n---\n"
+        "push the tag after the release commit\n\n**How to apply:** when releasing.\n",
+        "feedback_releasing_push.md",
+    )
+    project.entries(
+        "**When releasing:** tag the commit as vX.Y.Z. → [detail](feedback_releasing.md)",
+        "**When releasing:** push the tag after the release commit. → [detail](feedback_releasing_push.md)",
+    )
+    [finding] = project.findings("MERGE")
+    assert ". Tag the commit as vX.Y.Z." in finding.replacement or ". Push the tag" in finding.replacement
+    assert ". tag " not in finding.replacement and ". push " not in finding.replacement

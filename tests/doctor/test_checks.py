@@ -108,8 +108,20 @@ def test_a_large_reference_imported_into_every_session_fails(setup: Setup) -> No
 
 def test_secret_files_not_ignored_by_git_fail(setup: Setup) -> None:
     setup.repo.write(".gitignore", ".env\n")
+    setup.repo.write(".env", "TOKEN=local\n")  # ignored
+    setup.repo.write("certs/server.pem", "not really a certificate\n")
+    setup.repo.write("deploy.key", "not really a key\n")
     check = setup.check("gitignore-secrets")
-    assert (check.status, check.fix) == ("fail", "add *.pem *.key to .gitignore")
+    assert (check.status, check.detail, check.fix) == (
+        "fail", "not ignored by git: certs/server.pem, deploy.key", "add *.pem *.key to .gitignore"
+    )
+
+
+def test_no_secret_file_to_commit_is_no_failure_without_the_ignore_rules(setup: Setup) -> None:
+    """A project with no .env, *.pem or *.key has nothing git could commit by mistake: no defect."""
+    setup.repo.write(".gitignore", "target/\n")
+    check = setup.check("gitignore-secrets")
+    assert (check.status, check.detail) == ("pass", "no .env, *.pem or *.key file that git would commit")
 
 
 def test_a_tracked_key_file_is_a_warning(setup: Setup) -> None:
@@ -280,9 +292,13 @@ def test_no_consolidation_within_the_reminder_window_fails(setup: Setup) -> None
 
 
 def test_a_stale_or_missing_handoff_fails(setup: Setup) -> None:
+    wired = (NOW - timedelta(days=2)).timestamp()  # the hooks were wired before the session ran
+    os.utime(setup.claude_home / "settings.json", (wired, wired))
     path = write_session(setup.claude_home, setup.repo.path, Session(cwd=str(setup.repo.path)).user("work"))
     os.utime(path, (NOW.timestamp(), NOW.timestamp()))
-    assert setup.check("handoff-fresh").detail.startswith("no handoff, though the newest session ran on")
+    check = setup.check("handoff-fresh")
+    assert check.status == "fail" and check.detail.startswith("no handoff, though the newest session ran on")
+    assert "Stop hook is wired" in check.detail and "hooks.log" in check.fix
     write_handoff(
         setup.settings.state_dir, repo_root(setup.repo.path), "s-1", "Handoff …", NOW - timedelta(days=400)
     )
@@ -290,6 +306,24 @@ def test_a_stale_or_missing_handoff_fails(setup: Setup) -> None:
     assert check.status == "fail" and "the newest session ran until 2026-11-29" in check.detail
     write_handoff(setup.settings.state_dir, repo_root(setup.repo.path), "s-1", "Handoff …", NOW)
     assert setup.check("handoff-fresh").status == "pass"
+
+
+def test_no_handoff_before_any_session_since_install_is_not_a_failure(setup: Setup) -> None:
+    """Right after `consolidate install` no session has run the Stop hook yet: that is no defect. With
+    no hooks at all the missing handoff is hooks-installed-once's finding: advice here, not a failure."""
+    write_session(setup.claude_home, setup.repo.path, Session(cwd=str(setup.repo.path)).user("work"))  # at 10:00
+    wired = (NOW - timedelta(hours=1)).timestamp()
+    os.utime(setup.claude_home / "settings.json", (wired, wired))
+    check = setup.check("handoff-fresh")
+    assert (check.status, check.detail) == (
+        "pass",
+        f"no session has run since the hooks were wired ({datetime.fromtimestamp(wired, UTC):%Y-%m-%d %H:%M}): "
+        "the next one writes the handoff",
+    )
+    (setup.claude_home / "settings.json").unlink()
+    check = setup.check("handoff-fresh")
+    assert check.status == "warn" and "the Stop hook that writes it is not installed" in check.detail
+    assert check.fix == "run `consolidate install`, or enable the plugin"
 
 
 def test_a_config_file_that_does_not_parse_fails(setup: Setup) -> None:

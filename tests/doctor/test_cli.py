@@ -35,14 +35,15 @@ def test_a_warning_alone_keeps_exit_zero(setup: Setup, capsys: pytest.CaptureFix
 
 def test_json_shape(setup: Setup, capsys: pytest.CaptureFixture[str]) -> None:
     setup.repo.write(".gitignore", "")
+    setup.repo.write(".env", "TOKEN=local\n")
     assert main(["doctor", str(setup.repo.path), "--json"]) == 1
     out, err = capsys.readouterr()
     document = json.loads(out)
     assert err == "" and (document["passed"], document["total"]) == (17, 18)
     assert all(set(c) == {"id", "status", "detail", "fix"} for c in document["checks"])
     (failed,) = [c for c in document["checks"] if c["status"] != "pass"]
-    assert failed == {"id": "gitignore-secrets", "status": "fail", "detail": "not ignored by git: .env, *.pem, *.key",
-                      "fix": "add .env *.pem *.key to .gitignore"}  # fmt: skip
+    assert failed == {"id": "gitignore-secrets", "status": "fail", "detail": "not ignored by git: .env",
+                      "fix": "add .env to .gitignore"}  # fmt: skip
 
 
 def test_a_missing_project_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:

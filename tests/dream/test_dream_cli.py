@@ -249,3 +249,30 @@ def test_plan_out_refuses_to_overwrite_what_is_not_a_plan(example, tmp_path, cap
     code, _, err = dream(capsys, example, "--engine", script(tmp_path), "--plan-out", str(settings_json))
     assert code == 2 and "not a plan" in err
     assert settings_json.read_text() == '{"hooks": {}}\n'
+
+
+def test_select_can_turn_a_learning_down_for_good(example, tmp_path, settings) -> None:  # type: ignore[no-untyped-def]
+    """At the select prompt "-P3" rejects P3 while P1 is applied: the learning is retired, like a
+    reject of the whole plan, instead of waiting in the backlog to come first in every dream."""
+    answers = iter(["s", "P1, -p3"])
+    prompts: list[str] = []
+    out = io.StringIO()
+    result = run_dream(
+        settings,
+        DreamOptions(engine=script(tmp_path)),
+        out=out,
+        err=io.StringIO(),
+        stdin=io.StringIO(),
+        ask=lambda prompt: prompts.append(prompt) or next(answers),
+    )
+    assert "-P2 rejects P2 so it is not proposed again" in prompts[1]
+    assert result.report is not None and [r.proposal.id for r in result.report.results if r.done] == ["P1"]
+    assert "rejected P3: not applied; the rejected learnings will not be proposed again" in out.getvalue()
+    text = (example.memory_dir / "MEMORY.md").read_text()
+    assert CLEAN not in text and "uv add" not in text
+    again = run_dream(
+        settings, DreamOptions(engine=script(tmp_path), dry_run=True), out=io.StringIO(), err=io.StringIO(),
+        stdin=io.StringIO(),
+    )  # fmt: skip
+    assert not [p for p in again.plan.proposals if "uv add" in p.summary]
+    assert "waits in the backlog" not in out.getvalue()

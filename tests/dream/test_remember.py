@@ -168,3 +168,61 @@ def test_already_remembered_is_said_once(example, capsys) -> None:  # type: igno
         capsys, example, "use make test because plain pytest misses the DB fixture", "--yes"
     )
     assert code == 0 and out.startswith("already remembered: ") and "already recorded" not in out
+
+
+def test_a_rule_that_says_the_opposite_of_an_entry_is_not_called_remembered(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    """The memory says the opposite: remember neither claims the rule is there nor writes a second,
+    contradicting one; one line says which entry stands in its way."""
+    before = (example.memory_dir / "MEMORY.md").read_text()
+    code, out, err = _remember(capsys, example, "do not use cursor pagination, use offsets", "--yes")
+    assert code == 1
+    assert "already remembered" not in out + err
+    assert err.startswith("consolidate: not remembered: it says the opposite of “When working on pagination:")
+    assert "(MEMORY.md)" in err and err.count("\n") == 1
+    assert (example.memory_dir / "MEMORY.md").read_text() == before
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("when releasing: tag the commit as vX.Y.Z", "feedback"),
+        ("bump the version before the first commit of a change", "feedback"),
+        ("update the changelog with every user-facing change", "feedback"),
+        ("review the generated migration before committing it", "feedback"),
+        ("release notes go to CHANGELOG.md", "project"),
+        ("test fixtures live in tests/fixtures", "project"),
+        ("merge requests need two approvals", "project"),
+    ],
+)
+def test_an_instruction_that_opens_with_its_verb_is_a_rule(example, capsys, text: str, kind: str) -> None:  # type: ignore[no-untyped-def]
+    """An instruction is a feedback memory in Feedback whatever verb it opens with; a verb that is
+    also a noun ("release notes go …") opens a fact."""
+    code, out, _ = _remember(capsys, example, text, "--yes")
+    assert code == 0, out
+    name, body = _topic(example, out)
+    matter = parse_document(body).frontmatter
+    assert matter is not None and matter.type == kind and name.startswith(f"{kind}_")
+    index = (example.memory_dir / "MEMORY.md").read_text()
+    section = "Feedback" if kind == "feedback" else "Project"
+    assert index[: index.index(name)].rsplit("\n## ", 1)[1].startswith(f"{section}\n")
+
+
+def test_a_second_rule_for_the_same_subject_is_named_after_what_it_says(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Two rules "when releasing: …", or a fact that says more than one remembered: the second topic
+    file is named by the words that tell it apart, not numbered."""
+    names = []
+    for text in (
+        "when releasing: tag the commit as vX.Y.Z",
+        "when releasing: push the tag after the release commit",
+        "the CI runners use Ubuntu 24.04",
+        "the CI runners use Ubuntu 24.04 and cache the cargo registry",
+    ):
+        code, out, _ = _remember(capsys, example, text, "--yes")
+        assert code == 0, out
+        names.append(_topic(example, out)[0])
+    assert names == [
+        "feedback_releasing.md",
+        "feedback_releasing_push.md",
+        "project_ci_runners_ubuntu_24.md",
+        "project_ci_runners_ubuntu_24_04.md",
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from tests.helpers.memory import snapshot_bytes
@@ -291,3 +292,17 @@ def test_a_rule_that_says_the_opposite_of_the_teams_is_held_back(alice: Clone, c
     plan = plan_of(alice, capsys)
     assert not any("force-push" in p["summary"] for p in plan["proposals"])
     assert any(n.startswith("not shared (the team memory says otherwise") for n in plan["notes"])
+
+
+def test_a_dry_run_writes_nothing_in_the_state_dir(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    """`share --dry-run` shows the plan and writes nothing: no memory id, no lock, in the state dir
+    or anywhere else."""
+    alice.write_memory(memory(alice))
+    state = Path(os.environ["CONSOLIDATE_STATE_DIR"])
+    before = sorted(str(p) for root in (alice.home, state) for p in root.rglob("*"))
+    repo_before = snapshot_bytes(alice.path)
+    code, out, err = share(alice, capsys, "--dry-run")
+    assert code == 0, err
+    assert "### [ADD" in out and "staging is read-only" in out
+    assert sorted(str(p) for root in (alice.home, state) for p in root.rglob("*")) == before
+    assert snapshot_bytes(alice.path) == repo_before
