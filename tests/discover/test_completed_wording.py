@@ -1,0 +1,95 @@
+"""A rule the wording gate finds incomplete is completed from its evidence when the evidence says what
+is missing (the tool call the user stopped, the other form of an example the user wrote, the words
+the memory states a reason in); a look-alike whose evidence does not say it is still dropped."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from consolidate.discover.detectors import detect_signals
+from consolidate.discover.discover import build_report
+from consolidate.discover.signals import Signal, make_signal
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
+from consolidate.transcripts import find_transcripts, read_transcript
+
+MEMORY = {"CLAUDE.md": "# Notes\n\n- Use uv.\n"}
+
+
+def _stopped(tmp_path: Path, command: str, reason: str) -> list[str]:
+    """The principles proposed when the user rejects the Bash call `command` with `reason`."""
+    writer = SessionWriter("c1")
+    writer.user("Please ship the new release of the widget library")
+    _, ids = writer.assistant("Publishing now.", tools=[("Bash", {"command": command})])
+    writer.reject(ids[0], reason)
+    writer.assistant("Understood, I will wait.")
+    write_session(tmp_path, writer)
+    signals: list[Signal] = []
+    for file in find_transcripts(tmp_path):
+        signals += detect_signals(read_transcript(file).active(), file)
+    return [c.principle for c in build_report(signals, MEMORY).candidates]
+
+
+def test_a_pronoun_is_completed_by_the_tool_call_the_user_stopped(tmp_path: Path) -> None:
+    found = _stopped(tmp_path, "npm publish --access public", "don't publish it until after it passes its tests")
+    assert found == ["Don't run `npm publish` until after the tests pass"]
+
+
+def test_a_pronoun_the_stopped_call_does_not_name_is_still_dropped(tmp_path: Path) -> None:
+    assert _stopped(tmp_path, "npm pack", "don't publish it until after it passes its tests") == []
+
+
+def _signal(kind: str, principle: str, quote: str, **extra: object) -> Signal:
+    return make_signal(
+        kind,
+        principle,
+        quote=quote,
+        session="s1",
+        uuid="u1",
+        timestamp="2026-01-01T00:00:00Z",
+        file="s1.jsonl",
+        **extra,
+    )
+
+
+def _principles(*signals: Signal, memory: dict[str, str] | None = None) -> list[str]:
+    return [c.principle for c in build_report(list(signals), memory or MEMORY).candidates]
+
+
+def test_what_an_example_does_becomes_the_order_when_the_user_wrote_the_other_form() -> None:
+    said = _signal(
+        "remember",
+        "`{1},{2}` makes each one a separate footnote.",
+        "I want a single footnote for both, write `{1,2}`; put that in the notes",
+    )
+    assert _principles(said) == ["Write `{1,2}`, not `{1},{2}`."]
+
+
+def test_what_an_example_does_stays_dropped_when_the_other_form_is_not_said() -> None:
+    said = _signal(
+        "remember",
+        "`{1},{2}` makes each one a separate footnote.",
+        "I want a single footnote for both; put that in the notes",
+    )
+    assert _principles(said) == []
+    other = _signal(  # another example, not the other form of this one
+        "remember", "`{1},{2}` makes each one a separate footnote.", "Write `{3}` here; put that in the notes"
+    )
+    assert _principles(other) == []
+
+
+def test_a_reason_that_points_at_the_conversation_takes_the_words_the_memory_states_it_in() -> None:
+    memory = {
+        "CLAUDE.md": "# Notes\n\nBecause of shared history with the `vendor/` mirror (kept in sync nightly), "
+        "tags are written by hand.\n"
+    }
+    said = _signal("remember", "Never squash a release branch because of our shared history", "note that")
+    assert _principles(said, memory=memory) == [
+        "Never squash a release branch because of shared history with the `vendor/` mirror"
+    ]
+
+
+def test_a_reason_no_one_states_is_dropped_and_the_rule_kept_when_it_stands_alone() -> None:
+    said = _signal("remember", "Never squash a release branch because of our shared history", "note that")
+    assert _principles(said) == ["Never squash a release branch"]
+    short = _signal("remember", "Do not squash because of our shared history", "note that")
+    assert _principles(short) == []  # "Do not squash" says too little to stand alone
