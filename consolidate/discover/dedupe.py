@@ -10,7 +10,7 @@ from ..lazyre import lazy
 from .existing import contradicts, negated_terms
 from .report import Evidence, Learning
 from .spelling import typos
-from .text import overlap, stems
+from .text import STOPWORDS, overlap, stems
 
 MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
@@ -78,6 +78,40 @@ def clarity(candidate: Learning) -> tuple[int, int, int]:
 
 
 _SWAP = lazy(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+_TERM = lazy(r"[\w'’./-]+")
+# Words that only join a rule's parts ("until", "after"): a wording that lacks them says no less.
+_JOINING = frozenset(
+    {"until", "after", "before", "once", "unless", "while", "whenever", "then", "must", "need", "needs"}
+    | {"don't", "dont", "doesn't", "won't", "can't", "cannot"}
+)
+
+
+def unsaid_words(part: str, whole: str) -> list[str]:
+    """The words of `part` that `whole` does not say, as itself or an inflection ("passes" / "pass"):
+    what a merge that keeps only `whole` would lose ("The linter must run before every commit" kept as
+    "Run `cargo clippy` before every commit" loses "linter")."""
+    said = {w for w in _terms(whole) if len(w) > 2}
+    return [
+        word
+        for word in dict.fromkeys(_terms(part))
+        if len(word) > 2
+        and word not in STOPWORDS
+        and word not in _JOINING
+        and not any(_inflected(word, other) for other in said)
+    ]
+
+
+def _terms(text: str) -> list[str]:
+    return [w.strip(".-/'’") for w in _TERM.findall(text.lower().replace("`", " "))]
+
+
+def _inflected(word: str, other: str) -> bool:
+    """The same word, or one of its forms: a shared start of at least four letters that leaves at most
+    three letters over ("passes" / "pass", "commits" / "commit"; not "linter" / "line")."""
+    if word == other:
+        return True
+    short, long = sorted((word, other), key=len)
+    return len(short) >= 4 and long.startswith(short) and len(long) - len(short) <= 3
 
 
 def combine(cluster: list[Learning]) -> Learning:
@@ -108,6 +142,12 @@ def combine(cluster: list[Learning]) -> Learning:
     merged.detail = speaker.detail or max(
         (c.detail for c in cluster if detail_fits(c.detail, speaker)), key=len, default=""
     )
+    others = dict.fromkeys(  # what another wording says that the speaker does not: kept, not lost
+        c.principle
+        for c in cluster
+        if c.principle != speaker.principle and unsaid_words(c.principle, speaker.principle)
+    )
+    merged.detail = "\n\n".join([merged.detail.strip(), *(f"Also: {o}" for o in others)]).strip()
     bonus = 0.05 * (len(cluster) - 1) + 0.05 * extra_sessions
     merged.confidence = round(min(0.98, lead.confidence + bonus), 2)
     merged.impact = round(min(1.0, max(c.impact for c in cluster) + 0.15 * extra_sessions), 2)

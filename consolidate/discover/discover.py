@@ -149,7 +149,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     stats: Counter[str] = Counter(signals=len(rules))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
-    sources: dict[int, Signal] = {}  # each candidate's signal: the evidence an incomplete wording is completed from
+    sources: dict[int, Signal] = {}  # each candidate's signal: what an incomplete wording is completed from
     for signal in rules:
         reason = rejection_reason(signal)
         if reason:

@@ -18,6 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
+from ..discover.dedupe import unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..models import Candidate, EvidenceRef, Layer
@@ -541,7 +542,11 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 coverage(words(c.principle), words(best.principle)) < 1.0
                 or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
             )
-            and (speaks is None or speaks.judge(c.principle).category != "RECORDED")  # said by it
+            and (
+                speaks is None
+                or speaks.judge(c.principle).category != "RECORDED"  # said by it, unless it names
+                or unsaid_words(c.principle, best.principle)  # more: "the linter" kept beside `cargo clippy`
+            )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         combined = best.model_copy(

@@ -1,15 +1,20 @@
 """A rule the wording gate finds incomplete is completed from its evidence when the evidence says what
 is missing (the tool call the user stopped, the other form of an example the user wrote, the words
-the memory states a reason in); a look-alike whose evidence does not say it is still dropped."""
+the memory states a reason in); a look-alike whose evidence does not say it is still dropped. Two
+wordings of one rule merged into one keep what each says."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from consolidate.discover.dedupe import merge_candidates
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
+from consolidate.discover.report import Evidence, Learning
 from consolidate.discover.signals import Signal, make_signal
+from consolidate.dream.additions import merge_alike
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
+from consolidate.models import Candidate, EvidenceRef
 from consolidate.transcripts import find_transcripts, read_transcript
 
 MEMORY = {"CLAUDE.md": "# Notes\n\n- Use uv.\n"}
@@ -30,7 +35,9 @@ def _stopped(tmp_path: Path, command: str, reason: str) -> list[str]:
 
 
 def test_a_pronoun_is_completed_by_the_tool_call_the_user_stopped(tmp_path: Path) -> None:
-    found = _stopped(tmp_path, "npm publish --access public", "don't publish it until after it passes its tests")
+    found = _stopped(
+        tmp_path, "npm publish --access public", "don't publish it until after it passes its tests"
+    )
     assert found == ["Don't run `npm publish` until after the tests pass"]
 
 
@@ -93,3 +100,51 @@ def test_a_reason_no_one_states_is_dropped_and_the_rule_kept_when_it_stands_alon
     assert _principles(said) == ["Never squash a release branch"]
     short = _signal("remember", "Do not squash because of our shared history", "note that")
     assert _principles(short) == []  # "Do not squash" says too little to stand alone
+
+
+def _learning(principle: str, confidence: float, session: str) -> Learning:
+    return Learning(
+        kind="correction",
+        principle=principle,
+        trigger="writing a commit",
+        confidence=confidence,
+        evidence=[Evidence(session=session, uuid=f"{session}-u")],
+    )
+
+
+def test_two_wordings_merged_by_the_discoverer_keep_what_each_says() -> None:
+    (merged,) = merge_candidates(
+        [
+            _learning("Run `ruff check` before every commit", 0.9, "s1"),
+            _learning("The formatter check must run before every commit", 0.85, "s2"),
+        ]
+    )
+    said = f"{merged.principle} {merged.detail}"
+    assert "`ruff check`" in said and "formatter" in said
+    (covered,) = merge_candidates(  # a wording the kept one says in full adds nothing to the detail
+        [
+            _learning("Always run `ruff check` with `--fix` before every commit", 0.9, "s1"),
+            _learning("Always run `ruff check` before every commit", 0.85, "s2"),
+        ]
+    )
+    assert covered.detail == ""
+
+
+def _candidate(principle: str, session: str) -> Candidate:
+    return Candidate(
+        kind="correction",
+        principle=principle,
+        trigger="writing a commit",
+        confidence=0.8,
+        impact=0.6,
+        evidence=[EvidenceRef(session=session, uuid=f"{session}-u", quote="q")],
+    )
+
+
+def test_two_same_rule_learnings_merged_in_the_dream_keep_what_each_says() -> None:
+    ((merged, _),) = merge_alike(
+        [_candidate("The formatter check must run before every commit", "s1"),
+         _candidate("Run `ruff check` before every commit", "s2")]
+    )  # fmt: skip
+    said = f"{merged.principle} {merged.detail}"
+    assert "`ruff check`" in said and "formatter" in said
