@@ -5,8 +5,8 @@ says what is missing; nothing is invented, and what cannot be completed with con
   "Don't publish it until after it passes its tests" (the user stopped `npm publish`) -> "Don't run
   `npm publish` until after the tests pass".
 - A sentence about what an example does, when the user's own turn names the other form of the same
-  example: "`{1},{2}` makes each one a separate footnote" after the user wrote `{1,2}` -> "Write
-  `{1,2}`, not `{1},{2}`".
+  example: "`{1},{2}` makes each one a separate footnote" after the user asked for `{1,2}` -> "Write
+  `{1,2}`, not `{1},{2}`" (a form the user only asks about orders nothing).
 - A reason that points at the conversation ("because of our shared history"), replaced by the words
   the memory or the evidence states that reason in ("shared history with the `vendor/` mirror"); when
   neither states it, the reason is dropped and the rule kept only if it stands alone.
@@ -22,14 +22,17 @@ from ..lazyre import lazy
 from .quality import MIN_RULE, _names_something, wording_problem
 from .report import Learning
 from .signals import Signal
-from .text import content_size
+from .text import content_size, sentences
 
 _RUNNING = lazy(r"^running `(?P<command>[^`\n]+)`$")
 _PRONOUN_OBJECT = lazy(r"\b(?P<verb>[A-Za-z-]+)\s+(?:it|them)\b")
 # The same thing spoken of again once the referent is named: "until after it passes its tests".
 _IT_PASSES = lazy(r"\b(?:it|they)\s+pass(?:es)?\s+(?:its|it's|their)\s+(?P<what>\w+)\b", re.I)
 _LEADING_EXAMPLE = lazy(r"^[`](?P<example>[^`\n]+)`")
-_CODE = lazy(r"`([^`\n]+)`")
+_ORDERED = lazy(
+    r"\b(?:write|use|want|prefer|type|should be|must be|needs? to be|instead)\b[^`\n]{0,30}?`(?P<span>[^`\n]+)`",
+    re.I,
+)
 _POINTED = lazy(
     r"\s*,?\s*\b(?P<lead>because of|due to|given)\s+(?:our|this|that|these|those|the usual|the same)\s+"
     r"(?P<noun>[\w\s'-]{1,40}?)[.!]?$",
@@ -81,8 +84,8 @@ def _evidence_words(signal: Signal | None) -> list[str]:
 
 
 def _both_sides(principle: str, said: Iterable[str]) -> str | None:
-    """ "Write `Y`, not `X`" when the rule speaks of example X and the user wrote the one other form Y
-    of the same example (the same letters and digits, other punctuation)."""
+    """ "Write `Y`, not `X`" when the rule speaks of example X and the user asked for the one other
+    form Y of the same example (the same letters and digits, other punctuation)."""
     lead = _LEADING_EXAMPLE.match(principle.strip())
     if lead is None:
         return None
@@ -91,13 +94,20 @@ def _both_sides(principle: str, said: Iterable[str]) -> str | None:
     others = {
         span
         for text in said
-        for span in _CODE.findall(text)
+        for sentence in sentences(text)
+        if not sentence.rstrip().endswith(("?", "？"))  # "Is `{1,2}` right?" asks, it orders nothing
+        for span in _ordered_spans(sentence)
         if span != example and core and re.sub(r"\W", "", span) == core
     }
     if len(others) != 1:
         return None
     (wanted,) = others
     return f"Write `{wanted}`, not `{example}`."
+
+
+def _ordered_spans(sentence: str) -> list[str]:
+    """The code spans a sentence asks for: after "write", "use", "want", "prefer", "should be" …"""
+    return [m["span"] for m in _ORDERED.finditer(sentence)]
 
 
 def _stated_reason(principle: str, texts: Iterable[str]) -> str | None:

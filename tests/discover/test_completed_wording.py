@@ -82,6 +82,10 @@ def test_what_an_example_does_stays_dropped_when_the_other_form_is_not_said() ->
         "remember", "`{1},{2}` makes each one a separate footnote.", "Write `{3}` here; put that in the notes"
     )
     assert _principles(other) == []
+    asked = _signal(  # the user only asks about the other form: which one is wanted is not said
+        "remember", "`{1},{2}` makes each one a separate footnote.", "Should I write `{1,2}` instead?"
+    )
+    assert _principles(asked) == []
 
 
 def test_a_reason_that_points_at_the_conversation_takes_the_words_the_memory_states_it_in() -> None:
