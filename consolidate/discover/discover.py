@@ -167,6 +167,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
         kept.extend(wished)
     remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     complete: list[Learning] = []
+    as_said: dict[str, str] = {}  # a completed wording: the words it was said in
     for candidate in kept:  # worded, does it stand alone? Completed from its evidence, or nothing proposed
         if candidate.kind in ("marker", "queue"):
             complete.append(candidate)
@@ -176,6 +177,8 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
             stats[f"{'completed' if finished else 'dropped'}_{problem.replace(' ', '_')}"] += 1
         if finished is not None:
             complete.append(finished)
+            if finished.principle != candidate.principle:
+                as_said[finished.principle] = candidate.principle
             continue
         if candidate.queue_id:
             dropped_queue.append(candidate.queue_id)
@@ -196,6 +199,12 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
 
             matcher = Matcher.of_texts(remembered)
         match = matcher.judge(candidate.principle)
+        if (
+            candidate.principle in as_said
+            and matcher.judge(as_said[candidate.principle]).category == "RECORDED"
+        ):
+            stats["dropped_recorded"] += 1  # the memory states the rule as it was said: what the completion
+            continue  # added (a name for its object, a reason's words) is no new rule, nor an edit of one
         if candidate.principle in wishes and match.category in ("RECORDED", "UPDATE"):
             stats["dropped_wish_remembered"] += 1  # memory speaks of it: said again, it was not followed
             continue

@@ -20,8 +20,8 @@ from consolidate.transcripts import find_transcripts, read_transcript
 MEMORY = {"CLAUDE.md": "# Notes\n\n- Use uv.\n"}
 
 
-def _stopped(tmp_path: Path, command: str, reason: str) -> list[str]:
-    """The principles proposed when the user rejects the Bash call `command` with `reason`."""
+def _stopped(tmp_path: Path, command: str, reason: str, memory: dict[str, str] = MEMORY) -> list[Learning]:
+    """The candidates proposed when the user rejects the Bash call `command` with `reason`."""
     writer = SessionWriter("c1")
     writer.user("Please ship the new release of the widget library")
     _, ids = writer.assistant("Publishing now.", tools=[("Bash", {"command": command})])
@@ -31,14 +31,23 @@ def _stopped(tmp_path: Path, command: str, reason: str) -> list[str]:
     signals: list[Signal] = []
     for file in find_transcripts(tmp_path):
         signals += detect_signals(read_transcript(file).active(), file)
-    return [c.principle for c in build_report(signals, MEMORY).candidates]
+    return build_report(signals, memory).candidates
 
 
 def test_a_pronoun_is_completed_by_the_tool_call_the_user_stopped(tmp_path: Path) -> None:
-    found = _stopped(
+    (found,) = _stopped(
         tmp_path, "npm publish --access public", "don't publish it until after it passes its tests"
     )
-    assert found == ["Don't run `npm publish` until after the tests pass"]
+    assert found.principle == "Don't run `npm publish` until after the tests pass"
+    assert found.category == "FILL_GAP"
+
+
+def test_a_completed_rule_the_memory_states_as_it_was_said_is_no_new_rule(tmp_path: Path) -> None:
+    memory = {"CLAUDE.md": "# Notes\n\n- After making changes and all tests pass, publish the new release.\n"}
+    found = _stopped(
+        tmp_path, "npm publish --access public", "don't publish it until after it passes its tests", memory
+    )
+    assert found == []  # the line states the rule as the user said it: no ADD, no edit of that line
 
 
 def test_a_pronoun_the_stopped_call_does_not_name_is_still_dropped(tmp_path: Path) -> None:
