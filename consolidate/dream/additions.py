@@ -545,7 +545,9 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
             and (
                 speaks is None
                 or speaks.judge(c.principle).category != "RECORDED"  # said by it, unless it names
-                or unsaid_words(c.principle, best.principle)  # more: "the linter" kept beside `cargo clippy`
+                or unsaid_words(
+                    c.principle, f"{best.trigger} {best.principle}"
+                )  # more: "the linter" kept beside `cargo clippy`
             )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
