@@ -3,6 +3,7 @@ with its frequency summed, its evidence pooled, and more confidence and impact w
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import replace
 
@@ -10,7 +11,7 @@ from ..lazyre import lazy
 from .existing import contradicts, negated_terms
 from .report import Evidence, Learning
 from .spelling import typos
-from .text import overlap, stems
+from .text import STOPWORDS, overlap, stems
 
 MERGE_JACCARD = 0.5
 MERGE_CONTAINMENT = 0.75
@@ -78,6 +79,58 @@ def clarity(candidate: Learning) -> tuple[int, int, int]:
 
 
 _SWAP = lazy(r"\b(?:instead of|rather than)\b", re.IGNORECASE)
+_TERM = lazy(r"[\w'’./-]+")
+# Words that only join a rule's parts ("until", "after"): a wording that lacks them says no less.
+_JOINING = frozenset(
+    {
+        "until",
+        "after",
+        "before",
+        "once",
+        "unless",
+        "while",
+        "whenever",
+        "then",
+        "must",
+        "need",
+        "needs",
+        "always",
+    }
+    | {"don't", "dont", "doesn't", "won't", "can't", "cannot"}
+)
+
+
+def unsaid_words(part: str, whole: str) -> list[str]:
+    """The words of `part` that `whole` (a wording with its trigger) does not say, as itself, a part of
+    a dotted name ("uv.lock": lock) or an inflection ("passes" / "pass", "dependencies" / "dependency"):
+    what a merge that keeps only `whole` would lose ("The linter must run before every commit" kept as
+    "Run `cargo clippy` before every commit" loses "linter"). A plain word of four letters or fewer
+    ("file", "here") says too little to count; a name in backticks always counts."""
+    said = {p for w in _terms(whole) for p in (w, *re.split(r"[./-]", w)) if len(p) > 1}
+    named = {p for span in _CODE.findall(part.lower()) for p in _terms(span)}
+    return [
+        word
+        for word in dict.fromkeys(_terms(part))
+        if (len(word) > 4 or word in named and len(word) > 1)
+        and word not in STOPWORDS
+        and word not in _JOINING
+        and not any(_inflected(word, other) for other in said)
+    ]
+
+
+def _terms(text: str) -> list[str]:
+    return [w.strip(".-/'’") for w in _TERM.findall(text.lower().replace("`", " "))]
+
+
+def _inflected(word: str, other: str) -> bool:
+    """The same word, or one of its forms: a shared start of at least four letters, all of the shorter
+    word but its last letter, that leaves at most four letters over ("passes" / "pass", "dependencies" /
+    "dependency"; not "linter" / "line")."""
+    if word == other:
+        return True
+    short, long = sorted((word, other), key=len)
+    shared = len(os.path.commonprefix([short, long]))
+    return shared >= 4 and shared >= len(short) - 1 and len(long) - shared <= 4
 
 
 def combine(cluster: list[Learning]) -> Learning:
@@ -108,6 +161,13 @@ def combine(cluster: list[Learning]) -> Learning:
     merged.detail = speaker.detail or max(
         (c.detail for c in cluster if detail_fits(c.detail, speaker)), key=len, default=""
     )
+    others = dict.fromkeys(  # what another wording says that the speaker does not: kept, not lost
+        c.principle
+        for c in cluster
+        if c.principle != speaker.principle
+        and unsaid_words(c.principle, f"{speaker.trigger} {speaker.principle}")
+    )
+    merged.detail = "\n\n".join([merged.detail.strip(), *(f"Also: {o}" for o in others)]).strip()
     bonus = 0.05 * (len(cluster) - 1) + 0.05 * extra_sessions
     merged.confidence = round(min(0.98, lead.confidence + bonus), 2)
     merged.impact = round(min(1.0, max(c.impact for c in cluster) + 0.15 * extra_sessions), 2)

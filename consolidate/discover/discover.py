@@ -134,10 +134,11 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     """Signals -> quality filter -> candidates -> dedupe -> compared with memory (recorded ones dropped).
     An echo may come as a signal or as the pool's `Echo`."""
     from .candidates import to_candidate  # loaded only when a report is built, not answered from the cache
+    from .completion import complete as completed
     from .dedupe import merge_candidates
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
-    from .quality import rejection_reason, wording_problem
+    from .quality import rejection_reason
     from .wishes import WISH_SOURCES, repeated_wishes
 
     # the echoes are read as they are attached, never all at once (the pool keeps them on disk)
@@ -152,6 +153,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     stats: Counter[str] = Counter(signals=len(rules))
     dropped_queue: list[str] = []
     kept: list[Learning] = []
+    sources: dict[int, Signal] = {}  # each candidate's signal: what an incomplete wording is completed from
     for signal in rules:
         reason = rejection_reason(signal)
         if reason:
@@ -162,25 +164,29 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
                 dropped_queue.append(signal.queue_id)
             continue
         kept.append(to_candidate(signal))
+        sources[id(kept[-1])] = signal
     wished = repeated_wishes(one_offs, past_wishes)
     if wished:
         stats["repeated_wishes"] = len(wished)
         kept.extend(wished)
+    remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     complete: list[Learning] = []
-    for candidate in kept:  # worded, does it stand alone? When unsure, propose nothing
-        problem = (
-            ""
-            if candidate.kind in ("marker", "queue")
-            else wording_problem(candidate.principle, candidate.trigger)
-        )
-        if not problem:
+    as_said: dict[str, str] = {}  # a completed wording: the words it was said in
+    for candidate in kept:  # worded, does it stand alone? Completed from its evidence, or nothing proposed
+        if candidate.kind in ("marker", "queue"):
             complete.append(candidate)
             continue
-        stats[f"dropped_{problem.replace(' ', '_')}"] += 1
+        finished, problem = completed(candidate, sources.get(id(candidate)), remembered)
+        if problem:
+            stats[f"{'completed' if finished else 'dropped'}_{problem.replace(' ', '_')}"] += 1
+        if finished is not None:
+            complete.append(finished)
+            if finished.principle != candidate.principle:
+                as_said[finished.principle] = candidate.principle
+            continue
         if candidate.queue_id:
             dropped_queue.append(candidate.queue_id)
     kept = complete
-    remembered = list(memory.values() if isinstance(memory, Mapping) else memory)
     nothing_remembered = not any(text.strip() for text in remembered)  # a first scan: no matcher at all
     matcher: Matcher | None = None  # read only when a candidate needs it
     candidates = []
@@ -197,6 +203,12 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
 
             matcher = Matcher.of_texts(remembered)
         match = matcher.judge(candidate.principle)
+        if (
+            candidate.principle in as_said
+            and matcher.judge(as_said[candidate.principle]).category == "RECORDED"
+        ):
+            stats["dropped_recorded"] += 1  # the memory states the rule as it was said: what the completion
+            continue  # added (a name for its object, a reason's words) is no new rule, nor an edit of one
         if candidate.principle in wishes and match.category in ("RECORDED", "UPDATE"):
             stats["dropped_wish_remembered"] += 1  # memory speaks of it: said again, it was not followed
             continue

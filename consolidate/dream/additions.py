@@ -18,6 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
+from ..discover.dedupe import unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
@@ -577,10 +578,13 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 coverage(words(c.principle), words(best.principle)) < 1.0
                 or _negations(c.principle) - _negations(best.principle)  # a "never" is no filler
             )
-            and (  # said by it, in the place it was meant for
+            and (  # said by it, in the place it was meant for, unless it names more
                 speaks is None
                 or set(c.layers) != set(best.layers)
                 or speaks.judge(c.principle).category != "RECORDED"
+                or unsaid_words(
+                    c.principle, f"{best.trigger} {best.principle}"
+                )  # "the linter" beside `cargo clippy`
             )
         ]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
