@@ -98,6 +98,31 @@ _JOINING = frozenset(
     }
     | {"don't", "dont", "doesn't", "won't", "can't", "cannot"}
 )
+# Words of degree and hedging ("almost always", "really", "probably"): how strongly it was said, not
+# what the rule says — a wording that lacks them loses nothing a rule would keep.
+_DEGREE = frozenset(
+    {
+        "almost",
+        "nearly",
+        "mostly",
+        "usually",
+        "generally",
+        "basically",
+        "really",
+        "actually",
+        "probably",
+        "possibly",
+        "definitely",
+        "simply",
+        "often",
+        "maybe",
+        "perhaps",
+        "possible",
+        "should",
+        "would",
+        "could",
+    }
+)
 
 
 def unsaid_words(part: str, whole: str) -> list[str]:
@@ -114,6 +139,7 @@ def unsaid_words(part: str, whole: str) -> list[str]:
         if (len(word) > 4 or word in named and len(word) > 1)
         and word not in STOPWORDS
         and word not in _JOINING
+        and word not in _DEGREE
         and not any(_inflected(word, other) for other in said)
     ]
 

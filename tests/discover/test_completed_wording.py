@@ -141,6 +141,13 @@ def test_two_wordings_merged_by_the_discoverer_keep_what_each_says() -> None:
         ]
     )
     assert covered.detail == ""
+    (hedged,) = merge_candidates(  # how strongly it was said is no part of the rule
+        [
+            _learning("Use `uv run` instead of `python` when possible", 0.9, "s1"),
+            _learning("Use `uv run` when possible which should be almost always", 0.85, "s2"),
+        ]
+    )
+    assert hedged.detail == ""
 
 
 def _candidate(principle: str, session: str) -> Candidate:
