@@ -76,7 +76,9 @@ def plain(text: str, limit: int = 90) -> str:
     """Entry text without Markdown decoration, shortened for a summary line."""
     first = text.strip().splitlines()[0] if text.strip() else ""
     flat = _MARKUP.sub("", _LINK.sub(r"\1", first)).strip()
-    flat = re.sub(r"\s*→\s*\S*$", "", _without_ticks(flat)).strip()
+    flat = _without_ticks(flat)
+    if _LINK.search(first):  # the pointer's "→ [detail](file)" tail, not an arrow of the rule itself
+        flat = re.sub(r"\s*→\s*\S*$", "", flat).strip()
     if len(flat) <= limit:
         return flat
     cut = flat[: limit - 1].rstrip()
