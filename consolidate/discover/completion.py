@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
 from ..lazyre import lazy
-from .quality import MIN_RULE, _names_something, wording_problem
+from .quality import MIN_RULE, POINTED_REASON, _names_something, wording_problem
 from .report import Learning
 from .signals import Signal
 from .text import content_size, sentences
@@ -31,11 +31,6 @@ _IT_PASSES = lazy(r"\b(?:it|they)\s+pass(?:es)?\s+(?:its|it's|their)\s+(?P<what>
 _LEADING_EXAMPLE = lazy(r"^[`](?P<example>[^`\n]+)`")
 _ORDERED = lazy(
     r"\b(?:write|use|want|prefer|type|should be|must be|needs? to be|instead)\b[^`\n]{0,30}?`(?P<span>[^`\n]+)`",
-    re.I,
-)
-_POINTED = lazy(
-    r"\s*,?\s*\b(?P<lead>because of|due to|given)\s+(?:our|this|that|these|those|the usual|the same)\s+"
-    r"(?P<noun>[\w\s'-]{1,40}?)[.!]?$",
     re.I,
 )
 _QUALIFIER = r"(?:with|in|between|among|from|of|on|to|for)\s+(?:`[^`\n]+`|[\w'/.-]+)(?:\s+(?:`[^`\n]+`|[\w'/.-]+)){0,5}"
@@ -112,7 +107,7 @@ def _ordered_spans(sentence: str) -> list[str]:
 
 def _stated_reason(principle: str, texts: Iterable[str]) -> str | None:
     """The reason in the words a text states it with, else the rule without it when it stands alone."""
-    pointed = _POINTED.search(principle)
+    pointed = POINTED_REASON.search(principle)
     if pointed is None:
         return None
     noun = " ".join(pointed["noun"].split())

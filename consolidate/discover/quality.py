@@ -225,8 +225,10 @@ _LEADS = frozenset(
 _WORD = lazy(r"`[^`\n]+`|[\w'’-]+")
 # A reason that only points at what the conversation shared ("because of our circular references"):
 # the reader of the rule has never seen it.
-_POINTED_REASON = lazy(
-    r"\b(?:because of|due to|given)\s+(?:our|this|that|these|those|the usual|the same)\s+[\w\s'-]{1,40}[.!]?$",
+# `lead` and `noun` name its parts, for the completion that says the reason in the memory's words.
+POINTED_REASON = lazy(
+    r"\s*,?\s*\b(?P<lead>because of|due to|given)\s+(?:our|this|that|these|those|the usual|the same)\s+"
+    r"(?P<noun>[\w\s'-]{1,40}?)[.!]?$",
     re.IGNORECASE,
 )
 # A sentence about what an example does, ordering nothing ("`[1],[2]` makes each one a link").
@@ -250,7 +252,7 @@ def wording_problem(principle: str, trigger: str) -> str:
         return "dangling trigger"
     if _no_referent(principle):
         return "no referent"
-    if _POINTED_REASON.search(principle.strip()):
+    if POINTED_REASON.search(principle.strip()):
         return "unexplained reason"
     if _EXAMPLE_DOES.match(principle.strip()) and not _ORDERS.search(principle):
         return "no rule"

@@ -67,17 +67,10 @@ class Envelope(msgspec.Struct, gc=False):
     message: Message | None = None
 
 
-class LeanBlock(msgspec.Struct, gc=False):
+class LeanBlock(Block, gc=False):
     """A block as a lean read takes it: a tool result's content is left undecoded (`Raw`) until it
     turns out to be an error's, the only result whose text a lean reader keeps."""
 
-    type: Any = None
-    text: Any = None
-    id: Any = None
-    name: Any = None
-    input: Any = None
-    tool_use_id: Any = None
-    is_error: Any = None
     content: msgspec.Raw = None  # type: ignore[assignment]  # None when absent
 
 
