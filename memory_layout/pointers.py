@@ -47,7 +47,29 @@ _ARROW_TAIL = re.compile(r"\s*(?:→|->|=>)\s*(?:see\s+)?$", re.IGNORECASE)
 _FILLER = re.compile(r"(?:→|->|=>|—|–|-|:|\.|,|;|\(|\)|\bsee\b|\bdetails?\b|\bmore\b|\s)+", re.IGNORECASE)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
-_CODE_SPAN = re.compile(r"(?<![`\\])(`+)(?!`)[^\n]*?(?<!`)\1(?!`)")
+_BACKTICKS = re.compile(r"`+")
+
+
+def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
+    """The (start, end) of each code span in `line`, and whether every backtick run closed (a
+    backslash-escaped backtick is plain text)."""
+    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
+    spans: list[tuple[int, int]] = []
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        size = end - start
+        closing = next((j for j in range(index + 1, len(runs)) if runs[j][1] - runs[j][0] == size), None)
+        if closing is None:
+            return spans, False
+        spans.append((start, runs[closing][1]))
+        index = closing + 1
+    return spans, True
+
+
+def _escaped(line: str, index: int) -> bool:
+    backslashes = len(line[:index]) - len(line[:index].rstrip("\\"))
+    return backslashes % 2 == 1
 
 
 def _code_regions(text: str) -> list[tuple[int, int]]:
@@ -69,7 +91,9 @@ def _code_regions(text: str) -> list[tuple[int, int]]:
         position = end
     prose.append((position, len(text)))
     for start, end in prose:
-        regions.extend(m.span() for m in _CODE_SPAN.finditer(text, start, end))
+        for line in re.finditer(r"[^\n]+", text[start:end]):
+            offset = start + line.start()
+            regions.extend((offset + a, offset + b) for a, b in code_spans(line[0])[0])
     return sorted(regions)
 
 

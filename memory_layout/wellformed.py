@@ -9,36 +9,13 @@ from __future__ import annotations
 
 import re
 
-from .pointers import has_broken_link
+from .pointers import _BACKTICKS, _escaped, code_spans, has_broken_link
 
-_BACKTICKS = re.compile(r"`+")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _LINK_TAIL = re.compile(r"\s*(?:→|->)\s*\[[^\]]*\]\([^)\s]*\)\s*$")
 # Words no whole sentence ends on ("… and", "… the"); "to", "with", "of" can ("when told to").
 _DANGLING = frozenset(["a", "an", "and", "because", "but", "e.g.", "i.e.", "or", "than", "the", "via"])
 _OPEN_END = ("…", "...", ",", ";", "—", "–", "-", "(", "[", "→", "->")  # a ":" may lead to what follows
-
-
-def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
-    """The (start, end) of each code span in `line`, and whether every backtick run closed (a
-    backslash-escaped backtick is plain text)."""
-    runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
-    spans: list[tuple[int, int]] = []
-    index = 0
-    while index < len(runs):
-        start, end = runs[index]
-        size = end - start
-        closing = next((j for j in range(index + 1, len(runs)) if runs[j][1] - runs[j][0] == size), None)
-        if closing is None:
-            return spans, False
-        spans.append((start, runs[closing][1]))
-        index = closing + 1
-    return spans, True
-
-
-def _escaped(line: str, index: int) -> bool:
-    backslashes = len(line[:index]) - len(line[:index].rstrip("\\"))
-    return backslashes % 2 == 1
 
 
 def unmatched_backticks(line: str) -> list[tuple[int, int]]:
