@@ -26,6 +26,9 @@ from .triggers import derive_trigger
 _WORDED_BY_REPLY = frozenset({"correction", "rejection", "preference"})
 CONFIDENCE_BOOST = {2: 0.05, 1: 0.02}  # a reply that concedes, one that accepts
 DEFAULT_TRIGGER = "working in this project"
+# Why the user's own words cannot stand alone, where the reply may say them: said for this time, cut off,
+# too short to name anything.
+_WORDED_REASONS = frozenset({"one-off", "fragment", "no principle"})
 
 
 def reply_of(signal: Signal) -> Reply:
@@ -65,6 +68,8 @@ _NEGATIVE = lazy(
     r"\b(?:не|нельзя|никогда|хватит)\b|不要|不能|别|不|禁止|\b(?:asla|değil|yapma|etme)\b|\w+m[ae]\b(?=[.!]?$)",
     re.IGNORECASE,
 )
+# "No, …" opens a correction: it says the assistant was wrong, not that the rule forbids.
+_NO_LEAD = lazy(r"^\W*(?:no|nope|nah|нет|不是|不对|hayır)(?:[\s,.!—–-]+|$)", re.IGNORECASE)
 # A word that stands for what was just done or said: "don't do that again", "never do it", "не делай так".
 _POINTS = lazy(
     r"\b(?:it|that|this|them|these|those)\b|\b(?:это|так|этого|такое)\b|这样|那样|这个|那个|\b(?:bunu|böyle|şunu|onu)\b",
@@ -76,13 +81,14 @@ _EMPTY_STEMS = frozenset(
 )
 
 
-def reply_rule(signal: Signal) -> str:
-    """The lasting rule the reply restates, as an instruction, when the user's turn supports it; ""."""
+def reply_rule(signal: Signal, shared: int = 1) -> str:
+    """The lasting rule the reply restates, as an instruction, when the user's turn supports it (with at
+    least `shared` words of what it is about); ""."""
     reply = reply_of(signal)
     if reply.strength == 0 and not reply.commitment:
         return ""
     said = _restated(reply)
-    if not said or not _supported(said, signal):
+    if not said or not _supported(said, signal, shared):
         return ""
     return imperative(said, speaker="assistant")
 
@@ -104,21 +110,22 @@ def _restated(reply: Reply) -> str:
     return said
 
 
-def _supported(rule: str, signal: Signal) -> bool:
+def _supported(rule: str, signal: Signal, shared: int) -> bool:
     """The user's turn asked for this rule: the same polarity, something it is about in common with the
     user's words or the action they answered, not a question the reply merely agreed with, not a
     thing the user said was not needed."""
     users = mask_code(signal.quote) if "`" in signal.quote else signal.quote
     if _NOT_NEEDED.search(users) or _NOT_NEEDED.search(rule):
         return False
-    if bool(_NEGATIVE.search(users)) != bool(_NEGATIVE.search(rule)):
+    if bool(_NEGATIVE.search(_NO_LEAD.sub("", users))) != bool(_NEGATIVE.search(rule)):
         return False
     if agrees_with_a_question(signal.quote, rule):
         return False
     about = _about(rule) - _EMPTY_STEMS
     said = _about(signal.quote) | _about(signal.context)
-    return any(a == b or min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
-               for a in about for b in said)  # fmt: skip
+    common = [a for a in about if any(a == b or min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+                                      for b in said)]  # fmt: skip
+    return len(common) >= shared
 
 
 def _about(text: str) -> frozenset[str]:
@@ -138,13 +145,13 @@ def worded_from_reply(signal: Signal) -> Signal:
     vague = (
         bool(_VAGUE_OBJECT.match(principle)) or reason == "no principle" and bool(_POINTS.search(principle))
     )
-    if not vague and reason != "one-off":
+    if not vague and reason not in _WORDED_REASONS:
         return signal
-    rule = reply_rule(signal)
+    rule = reply_rule(signal, shared=1 if vague else 2)  # words of its own: the reply must say them too
     if not rule:
         return signal
     trigger = signal.trigger if signal.trigger and signal.trigger != DEFAULT_TRIGGER else derive_trigger(rule)
     worded = replace(signal, principle=rule, standing=True, trigger=trigger or signal.trigger)
-    if rejection_reason(worded) or wording_problem(rule, signal.trigger):
+    if rejection_reason(worded) or wording_problem(rule, worded.trigger):
         return signal
     return worded

@@ -160,6 +160,26 @@ def test_a_pronoun_the_stopped_call_names_keeps_the_users_words(tmp_path: Path) 
     assert said == ["Don't run `npm publish` before the changelog is updated"]
 
 
+def test_a_correction_said_for_this_time_takes_the_lasting_rule_the_reply_restates(tmp_path: Path) -> None:
+    said = _kept(
+        tmp_path,
+        ("Edit", {"file_path": "/p/CHANGELOG.md"}),
+        "no, put the changelog entry in the same commit as the fix",
+        "You're right — every fix always carries its changelog entry in the same commit. Amending now.",
+    )
+    assert said == ["Every fix always carries its changelog entry in the same commit."]
+
+
+def test_a_lasting_rule_about_something_else_does_not_word_the_correction(tmp_path: Path) -> None:
+    said = _kept(
+        tmp_path,
+        ("Edit", {"file_path": "/p/CHANGELOG.md"}),
+        "no, put the changelog entry in the same commit as the fix",
+        "You're right — releases are always tagged from main.",
+    )
+    assert said == []
+
+
 # --- look-alikes: the reply words nothing the user did not ask for -----------------------------------
 @pytest.mark.parametrize(
     ("action", "said", "reply"),
