@@ -5,7 +5,8 @@ says what is missing; nothing is invented, and what cannot be completed with con
   "Don't publish it until after it passes its tests" (the user stopped `npm publish`) -> "Don't run
   `npm publish` until after the tests pass".
   Else, when the reply restates the rule as a lasting one the user's turn supports, its words (see
-  `replies`): "Don't merge it until CI is green" -> "A pull request is only merged once CI is green".
+  `replies`): "don't merge it until the CI is green" -> "A pull request is never merged until the CI is
+  green".
 - A sentence about what an example does, when the user's own turn names the other form of the same
   example: "`{1},{2}` makes each one a separate footnote" after the user asked for `{1,2}` -> "Write
   `{1,2}`, not `{1},{2}`" (a form the user only asks about orders nothing).
@@ -74,7 +75,7 @@ def _named_referent(principle: str, context: str) -> str | None:
 
 def _named_by_reply(signal: Signal) -> str | None:
     """The rule as the reply restates it, naming what the user's pronoun stands for ("don't merge it
-    until CI is green" - "Understood — a pull request is only merged once CI is green")."""
+    until the CI is green" - "Good catch — a pull request is never merged until the CI is green")."""
     from .replies import reply_rule
 
     return reply_rule(signal) or None

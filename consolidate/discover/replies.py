@@ -65,7 +65,8 @@ _NOT_NEEDED = lazy(
 )
 _NEGATIVE = lazy(
     r"\b(?:not|never|don'?t|do not|doesn'?t|isn'?t|aren'?t|shouldn'?t|mustn'?t|no|stop|avoid)\b|"
-    r"\b(?:не|нельзя|никогда|хватит)\b|不要|不能|别|不|禁止|\b(?:asla|değil|yapma|etme)\b|\w+m[ae]\b(?=[.!]?$)",
+    r"\b(?:не|нельзя|никогда|хватит)\b|不要|不能|别|不|禁止|"
+    r"\b(?:asla|değil|yapma|etme|kullanma|çalıştırma|ekleme|silme|değiştirme|gönderme)\b|\w+m[ae]malı\b",
     re.IGNORECASE,
 )
 # "No, …" opens a correction: it says the assistant was wrong, not that the rule forbids.

@@ -170,6 +170,16 @@ def test_a_correction_said_for_this_time_takes_the_lasting_rule_the_reply_restat
     assert said == ["Every fix always carries its changelog entry in the same commit."]
 
 
+def test_an_english_word_ending_like_a_turkish_ban_is_no_negation(tmp_path: Path) -> None:
+    said = _kept(
+        tmp_path,
+        ("Edit", {"file_path": "/p/tests/test_io.py"}),
+        "no, keep the same name",
+        "You're right — a test module always keeps the same name as the module it tests.",
+    )
+    assert said == ["A test module always keeps the same name as the module it tests."]
+
+
 def test_a_lasting_rule_about_something_else_does_not_word_the_correction(tmp_path: Path) -> None:
     said = _kept(
         tmp_path,
