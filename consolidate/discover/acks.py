@@ -177,3 +177,34 @@ def restated_rule(rest: str) -> str:
         if _RULE_WORDS.search(sentence) and not re.match(r"^(?:i|that|this|it|here)\b", sentence, re.I):
             return sentence
     return ""
+
+
+# A prescription: what a rule orders (a modal, a ban, an imperative), not what it observes ("is always …").
+_PRESCRIBES = lazy(
+    r"\b(?:must|should|has to|have to|needs? to|never|don'?t|do not|only ever|instead of|rather than)\b|"
+    r"\bi'?ll (?:always|never|each|every|from now on)\b|"
+    r"^(?:always|never|use|run|keep|put|add|write|bump|create|commit|wait|ask|check|make|pass|avoid)\b|"
+    r"нужно|надо|следует|должн\w*|нельзя|никогда не|应该|必须|不要|一律|\w+(?:malı|meli)\b|\basla\b",
+    re.IGNORECASE,
+)
+
+
+def prescribes(rule: str) -> bool:
+    """The rule orders something (a modal, a ban, an imperative) rather than observes what is so
+    ("the cache is always cleared on deploy")."""
+    return bool(_PRESCRIBES.search(rule))
+
+
+# The user asks how a thing is, not what the assistant did or should do: "does the cache get cleared on
+# deploy?", "is the port 8443?" (not "did you …", "should we …", "is there a reason …").
+_FACT_QUESTION = lazy(
+    r"^\W*(?:(?:so|wait|hm+|and|but)[,\s]+)?(?:does|do|is|are|was|were|will|can|has|have)\s+"
+    r"(?!you\b|we\b|u\b|i\b|there\b|it (?:make sense|worth)\b)[^?]*\?\s*$",
+    re.IGNORECASE,
+)
+
+
+def agrees_with_a_question(asked: str, rule: str) -> bool:
+    """The reply only agreed with a question about how a thing is, and its "rule" observes rather than
+    orders: "does the cache get cleared on deploy?" - "You're right — the cache is always cleared"."""
+    return bool(_FACT_QUESTION.match(asked.strip())) and not prescribes(rule)

@@ -105,13 +105,24 @@ def to_candidate(signal: Signal) -> Learning:
         layer=layer,
         section=suggest_section(signal, layer),
         detail=signal.detail,
-        confidence=round(min(0.98, BASE_CONFIDENCE.get(signal.kind, 0.5) + signal.strength), 2),
+        confidence=round(
+            min(0.98, BASE_CONFIDENCE.get(signal.kind, 0.5) + signal.strength + _acknowledged(signal)), 2
+        ),
         impact=round(min(1.0, impact), 2),
         queue_id=signal.queue_id,
         evidence=[evidence_of(signal)] + [_also(signal, item) for item in signal.also]
         if signal.uuid or signal.session or signal.quote
         else [],
     )
+
+
+def _acknowledged(signal: Signal) -> float:
+    """What the reply's opening adds: a concession ("You're right", "Вы правы") more than an acceptance."""
+    if not signal.reply:
+        return 0.0
+    from .replies import CONFIDENCE_BOOST, acknowledgement
+
+    return CONFIDENCE_BOOST.get(acknowledgement(signal), 0.0)
 
 
 def _also(signal: Signal, item: dict[str, str]) -> Evidence:

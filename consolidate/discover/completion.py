@@ -4,6 +4,9 @@ says what is missing; nothing is invented, and what cannot be completed with con
 - A pronoun with no referent, when the user stopped a tool call whose command is the pronoun's verb:
   "Don't publish it until after it passes its tests" (the user stopped `npm publish`) -> "Don't run
   `npm publish` until after the tests pass".
+  Else, when the reply restates the rule as a lasting one the user's turn supports, its words (see
+  `replies`): "don't merge it until the CI is green" -> "A pull request is never merged until the CI is
+  green".
 - A sentence about what an example does, when the user's own turn names the other form of the same
   example: "`{1},{2}` makes each one a separate footnote" after the user asked for `{1,2}` -> "Write
   `{1,2}`, not `{1},{2}`" (a form the user only asks about orders nothing).
@@ -47,7 +50,7 @@ def complete(
         return candidate, ""
     principle = None
     if problem == "no referent" and signal is not None:
-        principle = _named_referent(candidate.principle, signal.context)
+        principle = _named_referent(candidate.principle, signal.context) or _named_by_reply(signal)
     elif problem == "no rule" and signal is not None:
         principle = _both_sides(candidate.principle, _users_words(signal))
     elif problem == "unexplained reason":
@@ -68,6 +71,14 @@ def _named_referent(principle: str, context: str) -> str | None:
         return None
     text = principle[: pronoun.start()] + f"run `{command}`" + principle[pronoun.end() :]
     return _IT_PASSES.sub(lambda m: f"the {m['what']} pass", text)
+
+
+def _named_by_reply(signal: Signal) -> str | None:
+    """The rule as the reply restates it, naming what the user's pronoun stands for ("don't merge it
+    until the CI is green" - "Good catch — a pull request is never merged until the CI is green")."""
+    from .replies import reply_rule
+
+    return reply_rule(signal) or None
 
 
 def _users_words(signal: Signal) -> list[str]:

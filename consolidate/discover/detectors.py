@@ -385,6 +385,7 @@ def _finish_turn(context: _Context, position: int) -> None:
         standing=turn.reply.commitment
         or turn.terse  # the reply's rule was kept only when it holds beyond the moment
         or bool(_LGENERALIZER.search(mask_code(turn.text).lower())),
+        reply=turn.reply_text,
         **turn.base,
     )
     signal.episode = turn.episode

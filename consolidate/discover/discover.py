@@ -139,6 +139,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     from .echoes import ECHO_KIND, attach_echoes
     from .episodes import EPISODE_KIND, attach_episode_turns, member_of
     from .quality import rejection_reason
+    from .replies import worded_from_reply
     from .wishes import WISH_SOURCES, repeated_wishes
 
     # the echoes are read as they are attached, never all at once (the pool keeps them on disk)
@@ -155,6 +156,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     kept: list[Learning] = []
     sources: dict[int, Signal] = {}  # each candidate's signal: what an incomplete wording is completed from
     for signal in rules:
+        signal = worded_from_reply(signal)  # a pronoun or a rule for this time, worded by the reply
         reason = rejection_reason(signal)
         if reason:
             stats[f"dropped_{reason.replace(' ', '_').replace('-', '_')}"] += 1

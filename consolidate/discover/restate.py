@@ -15,7 +15,7 @@ import re
 from functools import lru_cache
 
 from ..lazyre import lazy
-from .acks import _CONSEQUENCE, Reply, lasting_rule
+from .acks import _CONSEQUENCE, Reply, agrees_with_a_question, lasting_rule
 from .quality import HEDGE
 from .rewrite import imperative
 from .text import mask_code, sentences
@@ -266,4 +266,9 @@ def restated_practice(text: str, before: str, reply: Reply) -> str:
             return proposed_rule(before)
     if reply.strength == 0 and not reply.commitment:  # most turns end here, before reading them again
         return ""
-    return accepted_rule(reply) if points_at_practice(text) else ""
+    if not points_at_practice(text):
+        return ""
+    rule = accepted_rule(reply)
+    if rule and not reply.commitment and agrees_with_a_question(text, rule):
+        return ""
+    return rule

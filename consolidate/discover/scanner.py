@@ -26,7 +26,9 @@ from .carry import CARRY_RECORDS, CarryStore
 from .signalfile import SignalFile
 from .signals import Signal
 
-DETECTOR_VERSION = 5  # with the code's fingerprint (`detector_version`): a change recomputes cached signals
+# With the code's fingerprint (`detector_version`): a change recomputes cached signals. 6: a signal
+# carries the opening of the assistant's reply.
+DETECTOR_VERSION = 6
 # Context for appended records is kept only for sessions active lately (a live session): one that
 # resumes after a longer pause is simply read again in full.
 CARRY_MAX_AGE = 6 * 3600

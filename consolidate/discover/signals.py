@@ -11,9 +11,10 @@ from typing import Any
 
 from ..secrets import redact
 from .grammar import essential
-from .text import clip
+from .text import clip, sentences
 
 QUOTE_LIMIT = 200
+REPLY_LIMIT = 600  # the opening of a reply: where it acknowledges and restates, not the work that follows
 
 
 @dataclass
@@ -41,13 +42,19 @@ class Signal:
     standing: bool = False
     # The user's interventions on one task from one typed request to the next (see `episodes`).
     episode: str = ""
+    # The first sentences of the assistant's reply to a user's turn (`reply_excerpt`): its
+    # acknowledgement ("You're right — …") and the rule it may restate, read when learnings are assembled.
+    reply: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return dict(vars(self))  # `asdict` without its deep copy: plain values (`also` is only ever read)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Signal:
-        return cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})
+        signal = cls(**{k: v for k, v in data.items() if k in _FIELD_NAMES})
+        if not isinstance(signal.reply, str):  # a hand-edited or damaged cache: no reply rather than a crash
+            signal.reply = ""
+        return signal
 
 
 _FIELD_NAMES = frozenset(f.name for f in fields(Signal))  # read once: a re-scan makes every cached signal
@@ -60,6 +67,7 @@ def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signa
     clean = essential(redacted)
     detail = redact(extra.pop("detail", ""))
     context = redact(extra.pop("context", ""))
+    reply = reply_excerpt(extra.pop("reply", ""))
     trigger = redact(extra.pop("trigger", ""))
     return Signal(
         kind=kind,
@@ -68,6 +76,7 @@ def make_signal(kind: str, principle: str, *, quote: str, **extra: Any) -> Signa
         detail=detail,
         context=clip(context, QUOTE_LIMIT),
         trigger=trigger,
+        reply=reply,
         redacted=redacted != principle,
         **extra,
     )
@@ -81,3 +90,18 @@ def quote_around(text: str, principle: str) -> str:
     if position <= 40:
         return clip(text, QUOTE_LIMIT)
     return clip("…" + text[position - 20 :], QUOTE_LIMIT)
+
+
+def reply_excerpt(text: str) -> str:
+    """The first sentences of a reply, at most `REPLY_LIMIT` characters, redacted: its first paragraph,
+    cut after the last whole sentence that fits (a single longer sentence is clipped)."""
+    if not text:
+        return ""
+    head = redact(text.strip()[: 2 * REPLY_LIMIT])  # redacted before it is cut: no secret is halved
+    kept = ""
+    for sentence in sentences(head.split("\n\n", 1)[0]):
+        joined = f"{kept} {sentence}" if kept else sentence
+        if len(joined) > REPLY_LIMIT:
+            break
+        kept = joined
+    return kept or clip(head.split("\n\n", 1)[0], REPLY_LIMIT)

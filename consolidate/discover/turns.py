@@ -16,7 +16,7 @@ from functools import lru_cache
 from ..lazyre import lazy
 from ..transcripts.records import ToolUse, tool_command
 from . import lexicon
-from .acks import NO_REPLY, Reply, lasting_rule
+from .acks import NO_REPLY, Reply, agrees_with_a_question, lasting_rule
 from .phrasing import directive_principle
 from .quality import DOUBT, HEDGE, INCIDENT
 from .restate import restated_practice
@@ -399,6 +399,8 @@ def concession_principle(turn: Turn) -> str:
     change through `poetry lock`"): that rule, as an instruction; "" otherwise."""
     said = lasting_rule(turn.reply)  # "" unless the reply concedes: most replies end it here
     if not said or not_yet_a_rule(turn) or _PRODUCT.search(turn.text):
+        return ""
+    if agrees_with_a_question(turn.text, said):
         return ""
     return imperative(said, speaker="assistant")
 

@@ -4,9 +4,12 @@ Each scenario is a short exchange written in other words than the dev and holdou
 `discover_pools`): a terse fact or a question the assistant concedes and restates as a rule, a redirect
 typed after an interrupt that the assistant follows by redoing the call, a build or compile failure fixed
 by a changed option, a rejected tool use of any tool with its reason, a decision in a phrasing the
-pools do not use, a standing wish the reply promises to keep. Look-alikes of every shape teach nothing:
+pools do not use, a standing wish the reply promises to keep, a "don't do that again" the conceding reply
+names as a rule. Look-alikes of every shape teach nothing:
 a concession of a one-off slip, a redirect for this time only, a retry after the code changed, a
-rejection for now, a question that weighs two options, generic advice. Synthetic text only.
+rejection for now, a question that weighs two options, generic advice, an acknowledgement followed by a
+one-off fix, a "You're right" to a question about how a thing is, a reply restating a rule the user
+rejected. Synthetic text only.
 
 `generate_shapes(directory, seed=...)` writes the sessions and returns the labels as a `DevSet`, scored
 like the pools by `discover_score.evaluate`.
@@ -372,6 +375,58 @@ def _restated_noise(item: tuple[str, str, str, str]) -> Scenario:
     return build
 
 
+# --- the user points at what was just done ("don't do that again"), the conceding reply names it ------
+# (language, the assistant's command, the user's words, the reply, key)
+NAMED_BY_REPLY: list[tuple[str, str, str, str, str]] = [
+    ("en", "docker system prune -af", "whoa, never do that here",
+     "Good catch — `docker system prune` must never run on the shared build host.", "docker system prune"),
+    ("en", "git commit --no-verify -m wip", "don't do that again",
+     "My mistake — the pre-commit hooks should never be skipped with `--no-verify`.", "--no-verify"),
+    ("ru", "npm install --force", "больше так не делай",
+     "Вы правы — `npm install --force` никогда не запускаем в этом репозитории.", "npm install --force"),
+    ("zh", "git reset --hard HEAD~1", "别再这样做了",
+     "你说得对，永远不要用 `git reset --hard` 丢弃未提交的改动。", "git reset --hard"),
+    ("tr", "git push --force origin release", "bunu bir daha yapma",
+     "Haklısınız, paylaşılan dallara asla force push yapılmamalı.", "force push"),
+]  # fmt: skip
+
+
+def _named_by_reply(item: tuple[str, str, str, str, str]) -> Scenario:
+    language, command, said, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Bash", {"command": command}, "done")
+        writer.assistant("Done.")
+        _plant(devset, writer, "correction", language, writer.user(said), key)
+        writer.assistant(reply)
+
+    return build
+
+
+# Look-alikes: an acknowledgement followed by a one-off fix, a sycophantic "You're right" to a question
+# about how a thing is, a reply restating a rule the user rejected: (command, the user's words, the
+# reply, forbidden).
+REPLY_NOISE: list[tuple[str, str, str, str]] = [
+    ("git push --force origin feature", "don't do that", "You're right — I'll undo that push right away.", "undo"),
+    ("make index", "does the nightly job always rebuild the index?",
+     "You're right — the nightly job always rebuilds the search index.", "nightly"),
+    ("make snapshots", "no need to regenerate the snapshots every time",
+     "Understood — always regenerate the snapshots before each commit.", "regenerate"),
+]  # fmt: skip
+
+
+def _reply_noise(item: tuple[str, str, str, str]) -> Scenario:
+    command, said, reply, forbidden = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Bash", {"command": command}, "done")
+        writer.assistant("Done.")
+        _noise(devset, writer, "reply-words-no-rule", writer.user(said), forbidden)
+        writer.assistant(reply)
+
+    return build
+
+
 # --- look-alikes of every shape that teach nothing ---------------------------------------------------
 def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
     """A concession of a one-off slip."""
@@ -433,6 +488,7 @@ NOISE: list[Scenario] = [
     _weighing,
     _platitude,
     *map(_restated_noise, RESTATED_NOISE),
+    *map(_reply_noise, REPLY_NOISE),
 ]
 
 SCENARIOS: list[Scenario] = [
@@ -444,6 +500,7 @@ SCENARIOS: list[Scenario] = [
     *map(_standing, STANDING),
     *map(_informed, INFORMED),
     *map(_restated, RESTATED),
+    *map(_named_by_reply, NAMED_BY_REPLY),
 ]
 
 # --- held apart: the same shapes in other words again, written before the rules were changed for the
