@@ -33,11 +33,13 @@ from .samerule import (
     LEAD_IN,
     Memory,
     Unit,
+    act_of,
     anchors_said,
     as_forbidden,
     forbidden_items,
     negation_elsewhere,
     opposed,
+    ordered_action,
     read,
     required_content,
     restating_entries,
@@ -130,9 +132,17 @@ class Matcher:
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
-        if extended is not None:
+        if extended is not None and not self._another_act(principle, extended.unit.members):
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
         return Verdict("FILL_GAP")
+
+    def _another_act(self, principle: str, members: tuple[int, ...]) -> bool:
+        """Does a statement that forbids an act (a "never …" line, an item of a forbidding list) share
+        only what the act is said of with `principle`, which is about another act ("prune the cache
+        files" against "never stage the cache files")? Then it neither states nor updates it."""
+        forbids = frozenset().union(*(self.memory.forbidden_acts(m) for m in members[:1]))
+        act = act_of(principle) if forbids else None
+        return act is not None and act not in forbids
 
     def _verdict(
         self, category: str, members: tuple[int, ...], how: str, unit: Unit | None = None
@@ -189,6 +199,11 @@ class Matcher:
         if best is None:
             return Verdict("FILL_GAP")
         text = self.texts[best[1]]
+        if self._another_act(principle, (self._owner[best[1]],)):
+            return Verdict("FILL_GAP")
+        if ordered_action(principle) is None and self.memory.forbidden_acts(self._owner[best[1]]):
+            if _same_ban(principle, text):
+                return self._at("RECORDED", best[1], "words")  # "never X" is "do not X"
         if best[1] in self._polarity_of or not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
@@ -205,6 +220,16 @@ def said_by(principle: str, statement: str) -> bool:
     something concrete."""
     said, known = read(principle), read(statement)
     return anchors_said(said, known) and not values_differ(said, known)
+
+
+_BAN_WORDS = frozenset({"never", "dont", "don't", "not", "must"})
+
+
+def _same_ban(principle: str, statement: str) -> bool:
+    """Two prohibitions of one act in the same words but for the word that forbids ("never", "do
+    not")."""
+    mine, theirs = stems(principle) - _BAN_WORDS, stems(ruled(statement)) - _BAN_WORDS
+    return bool(mine) and len(mine & theirs) / len(mine | theirs) >= RECORDED_JACCARD
 
 
 def _changes_a_value(principle: str, statement: str) -> bool:
