@@ -138,11 +138,15 @@ class Matcher:
 
     def _another_act(self, principle: str, members: tuple[int, ...]) -> bool:
         """Does a statement that forbids an act (a "never …" line, an item of a forbidding list) share
-        only what the act is said of with `principle`, which is about another act ("prune the cache
-        files" against "never stage the cache files")? Then it neither states nor updates it."""
-        forbids = frozenset().union(*(self.memory.forbidden_acts(m) for m in members[:1]))
+        only what the act is said of with `principle`, which is about another act it never names
+        ("prune the cache files" against "never stage the cache files")? Then it neither states nor
+        updates it."""
+        forbids = self.memory.forbidden_acts(members[0]) if members else frozenset()
         act = act_of(principle) if forbids else None
-        return act is not None and act not in forbids
+        if act is None or act in forbids:
+            return False
+        said = read(self.memory.statements[members[0]][1])  # a statement that orders the act too
+        return act.lstrip("`") not in (said.flat if act.startswith("`") else said.stems)
 
     def _verdict(
         self, category: str, members: tuple[int, ...], how: str, unit: Unit | None = None
