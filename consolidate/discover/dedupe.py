@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..lazyre import lazy
 from .existing import contradicts, negated_terms
 from .report import Evidence, Learning
-from .spelling import typos
+from .spelling import corrected, typos
 from .text import STOPWORDS, overlap, stems
 
 MERGE_JACCARD = 0.5
@@ -34,7 +34,30 @@ def similar(a: str, b: str) -> bool:
         close = True
     if shared < 2 or not close:
         return False
-    return not contradicts(a, b)
+    return not contradicts(a, b) and (orders_the_same(a, b) or _same_swap(a, b))
+
+
+# The verbs that only carry what a rule says to use ("use `tspec`", "run `tspec`", "prefer `tspec`"):
+# one act.
+_USING = frozenset({"use", "run", "call", "invok", "execut", "prefer", "switch", "stick"})
+_LEADING = lazy(r"^\s*(?:for|when|whenever|in|on|with|during)\b[^,]{0,80},\s*", re.IGNORECASE)
+
+
+def _act(rule: str) -> str | None:
+    """The act a rule orders or forbids (`samerule.act_of`), past a leading "For `x`," or "When …,"
+    clause, the verbs of using folded into one."""
+    from .samerule import act_of  # the meaning match loads only when two candidates are alike
+
+    act = act_of(corrected(_LEADING.sub("", rule.strip(), count=1)))  # "Uswd `x`" orders using
+    return "use" if act in _USING else act
+
+
+def orders_the_same(a: str, b: str) -> bool:
+    """Do two rules (about the same command, say) order the same act? "Install it once the tests pass"
+    and "pass `--path .` to `tspec install`" share a command and order two things: two rules. Unknown
+    when a rule opens with no verb (then nothing keeps them apart)."""
+    one, other = _act(a), _act(b)
+    return one is None or other is None or one == other
 
 
 def _same_swap(a: str, b: str) -> bool:

@@ -126,7 +126,7 @@ class Matcher:
         if content is not None and (said := self.judge(content)).category == "RECORDED":
             return said
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
-        if restated is not None:
+        if restated is not None and not self._another_act(principle, restated.unit.members):
             members, quote = self.memory.saying_most(principle, restated.unit)
             return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
         if found.category != "FILL_GAP":
@@ -145,6 +145,9 @@ class Matcher:
         act = act_of(principle) if forbids else None
         if act is None or act in forbids:
             return False
+        flat = read(principle).flat
+        if any(f.startswith("`") and f[1:] in flat for f in forbids):
+            return False  # "do not run npm update" is about the forbidden `npm update`
         said = read(self.memory.statements[members[0]][1])  # a statement that orders the act too
         return act.lstrip("`") not in (said.flat if act.startswith("`") else said.stems)
 
@@ -205,9 +208,9 @@ class Matcher:
         text = self.texts[best[1]]
         if self._another_act(principle, (self._owner[best[1]],)):
             return Verdict("FILL_GAP")
-        if ordered_action(principle) is None and self.memory.forbidden_acts(self._owner[best[1]]):
-            if _same_ban(principle, text):
-                return self._at("RECORDED", best[1], "words")  # "never X" is "do not X"
+        forbids = self.memory.forbidden_acts(self._owner[best[1]])
+        if forbids and ordered_action(principle) is None and _same_ban(principle, text):
+            return self._at("RECORDED", best[1], "words")  # "never X" is "do not X"
         if best[1] in self._polarity_of or not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way

@@ -158,6 +158,11 @@ def test_rules_about_the_same_thing_that_say_different_things_stay_apart() -> No
         ("Always create a branch for the change", "Always delete the branch after it is merged"),
         ("Run the linter before committing", "Install the new build after the tests pass"),
         ("Use `uv` instead of `pip` when possible", "Always pass `--frozen` to `uv sync`"),
+        # a prohibition and another act on what it names: two rules, never one with an "Also: …"
+        (
+            "Do not rebase because of the circular links with the `.logs/` session files",
+            "Do not commit `.logs/` session files",
+        ),
     ]
     for one, other in pairs:
         merged = merge_alike(
