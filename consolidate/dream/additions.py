@@ -18,7 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
-from ..discover.dedupe import orders_the_same, unsaid_words
+from ..discover.dedupe import one_sequence, orders_the_same, unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
@@ -704,6 +704,8 @@ def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
         if Matcher.of_entries([("", "", lead.principle)]).judge(candidate.principle).category == "RECORDED":
             return True
         if stating.judge(lead.principle).category == "RECORDED":
+            return True
+        if one_sequence(candidate.principle, lead.principle):  # "don't X until Y" and "after Y, X"
             return True
         return (
             not contradicts(candidate.principle, lead.principle)
