@@ -346,17 +346,30 @@ def set_aside_learnings(backlog: list[dict[str, Any]]) -> list[tuple[str, dict[s
     return [(f"S{number}", item) for number, item in enumerate(aside, start=1)]
 
 
-def show_waiting(backlog: list[dict[str, Any]], out: TextIO) -> None:
+def show_waiting(backlog: list[dict[str, Any]], out: TextIO, dry: bool = False) -> None:
     """The learnings a plan leaves in the backlog: each one set aside for a reason of its own (a
-    contradiction, say) on its own line with its id, then how many wait."""
+    contradiction, say) on its own line with its id, then how many wait. A dry run saves no backlog:
+    it says what a real run would keep there."""
     aside = set_aside_learnings(backlog)
+    waits, wait = ("a real run keeps it", "a real run keeps them") if dry else ("it waits", "wait")
     for sid, item in aside:
         title, reason = _one_line(str(item.get("title", ""))), _one_line(str(item.get("reason", "")))
         out.write(
-            f"set aside {sid}: {title} — {reason}; it waits in the backlog "
+            f"set aside {sid}: {title} — {reason}; {waits} in the backlog "
             f"(reject it with --retire {sid} if the remembered entry is right)\n"
         )
     capped = len(backlog) - len(aside)
+    if dry:
+        out.write(
+            f"{len(backlog)} more learning(s) "
+            + (
+                "past the ADD cap: "
+                if not aside
+                else f"({capped} past the ADD cap, {len(aside)} set aside): "
+            )
+            + f"{wait} in the backlog for the next dream (this dry run saves none)\n"
+        )
+        return
     out.write(
         f"{capped} more learning(s) past the ADD cap wait in the backlog for the next dream\n"
         if not aside

@@ -26,12 +26,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..console import is_terminal
     from ..dream.remember import remember
-    from ..errors import UsageError
 
-    if not args.yes and not is_terminal(sys.stdin):
-        raise UsageError("no terminal to confirm on: pass --yes")
     settings = settings_of(args)
-    report = remember(
-        settings, args.text, layer=args.layer, section=args.section, yes=args.yes, out=sys.stdout
+    report = remember(  # with no terminal and no --yes: the change shown, and why it was not applied
+        settings,
+        args.text,
+        layer=args.layer,
+        section=args.section,
+        yes=args.yes,
+        out=sys.stdout,
+        confirmable=is_terminal(sys.stdin),
     )
     return 0 if report is None or report.ok else 1

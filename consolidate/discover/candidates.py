@@ -91,7 +91,7 @@ def to_candidate(signal: Signal) -> Learning:
     layer = suggest_layer(signal)
     principle, trigger = finish(
         signal.principle,
-        signal.trigger or "working in this project",
+        signal.trigger,
         curated=signal.kind in ("marker", "queue"),
     )
     lowered = signal.principle.lower()
@@ -154,10 +154,11 @@ class _Pointed(Protocol):
 
 def pointer_line(candidate: _Pointed) -> str:
     """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.` (a principle
-    that names its own condition, "For `x`, pass …", gets no second one)."""
-    if re.match(r"for `[^`\n]+`,", candidate.principle, re.IGNORECASE):
-        return always_on_pointer(candidate.principle)
-    line = trigger_pointer(candidate.trigger or "working in this project", candidate.principle)
+    that names its own condition, "For `x`, pass …", gets no second one, and one without a trigger
+    none at all)."""
+    if not candidate.trigger or re.match(r"for `[^`\n]+`,", candidate.principle, re.IGNORECASE):
+        return always_on_pointer(candidate.principle)  # a rule for every task: no "When …" of its own
+    line = trigger_pointer(candidate.trigger, candidate.principle)
     return line[:-1] if line.endswith("….") else line
 
 

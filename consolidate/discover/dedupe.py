@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..lazyre import lazy
 from .existing import contradicts, negated_terms
 from .report import Evidence, Learning
-from .spelling import typos
+from .spelling import corrected, typos
 from .text import STOPWORDS, overlap, stems
 
 MERGE_JACCARD = 0.5
@@ -34,7 +34,66 @@ def similar(a: str, b: str) -> bool:
         close = True
     if shared < 2 or not close:
         return False
-    return not contradicts(a, b)
+    return not contradicts(a, b) and (orders_the_same(a, b) or _same_swap(a, b))
+
+
+# The verbs that only carry what a rule says to use ("use `tspec`", "run `tspec`", "prefer `tspec`"):
+# one act.
+_USING = frozenset({"use", "run", "call", "invok", "execut", "prefer", "switch", "stick"})
+_LEADING = lazy(r"^\s*(?:for|when|whenever|in|on|with|during)\b[^,]{0,80},\s*", re.IGNORECASE)
+
+
+def _act(rule: str) -> str | None:
+    """The act a rule orders or forbids (`samerule.act_of`), past a leading "For `x`," or "When …,"
+    clause, the verbs of using folded into one."""
+    from .samerule import act_of  # the meaning match loads only when two candidates are alike
+
+    act = act_of(corrected(_LEADING.sub("", rule.strip(), count=1)))  # "Uswd `x`" orders using
+    return "use" if act in _USING else act
+
+
+_NOT_UNTIL = lazy(
+    r"^\W*(?:don'?t|do not|never)\s+(?P<act>.+?)\s+(?:until|till|before)\s+(?:after\s+)?(?P<cond>[^,;.]+)",
+    re.IGNORECASE,
+)
+_AFTER = lazy(r"^\W*(?:after|once)\s+(?P<cond>[^,;]+),\s*(?P<act>[^,;.]+)", re.IGNORECASE)
+_CARRYING = frozenset({"run", "use", "call", "do"})
+
+
+def _sequence(rule: str) -> tuple[str, frozenset[str]] | None:
+    """(the act, the stems of what it waits for) of a rule that orders an act after something: "Don't
+    run `cargo install` until after the tests pass" and "After all tests pass, install the new version"
+    are both (install, {test, pass}); None for any other rule."""
+    from .samerule import act_of
+
+    match = _NOT_UNTIL.match(rule) or _AFTER.match(rule)
+    if match is None:
+        return None
+    words = match["act"].split()
+    while len(words) > 1 and words[0].lower() in _CARRYING:
+        words.pop(0)  # "run `cargo install`": the command is the act
+    head = words[0] if words else ""
+    if head.startswith("`"):
+        head = " ".join(words).split("`")[1].split()[-1] if "`" in " ".join(words)[1:] else head
+    act = act_of(head.strip("`")) if head else None
+    return (act, frozenset(stems(match["cond"]))) if act else None
+
+
+def one_sequence(a: str, b: str) -> bool:
+    """Two rules that order the same act after the same thing, one as "don't X until Y", the other as
+    "after Y, X": one rule (the second may say more, "ASAP")."""
+    one, other = _sequence(a), _sequence(b)
+    if one is None or other is None or one[0] != other[0]:
+        return False
+    return len(one[1] & other[1]) >= min(2, len(one[1]), len(other[1]))
+
+
+def orders_the_same(a: str, b: str) -> bool:
+    """Do two rules (about the same command, say) order the same act? "Install it once the tests pass"
+    and "pass `--path .` to `tspec install`" share a command and order two things: two rules. Unknown
+    when a rule opens with no verb (then nothing keeps them apart)."""
+    one, other = _act(a), _act(b)
+    return one is None or other is None or one == other
 
 
 def _same_swap(a: str, b: str) -> bool:

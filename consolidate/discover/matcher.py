@@ -33,11 +33,13 @@ from .samerule import (
     LEAD_IN,
     Memory,
     Unit,
+    act_of,
     anchors_said,
     as_forbidden,
     forbidden_items,
     negation_elsewhere,
     opposed,
+    ordered_action,
     read,
     required_content,
     restating_entries,
@@ -124,15 +126,30 @@ class Matcher:
         if content is not None and (said := self.judge(content)).category == "RECORDED":
             return said
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
-        if restated is not None:
+        if restated is not None and not self._another_act(principle, restated.unit.members):
             members, quote = self.memory.saying_most(principle, restated.unit)
             return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
-        if extended is not None:
+        if extended is not None and not self._another_act(principle, extended.unit.members):
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
         return Verdict("FILL_GAP")
+
+    def _another_act(self, principle: str, members: tuple[int, ...]) -> bool:
+        """Does a statement that forbids an act (a "never …" line, an item of a forbidding list) share
+        only what the act is said of with `principle`, which is about another act it never names
+        ("prune the cache files" against "never stage the cache files")? Then it neither states nor
+        updates it."""
+        forbids = self.memory.forbidden_acts(members[0]) if members else frozenset()
+        act = act_of(principle) if forbids else None
+        if act is None or act in forbids:
+            return False
+        flat = read(principle).flat
+        if any(f.startswith("`") and f[1:] in flat for f in forbids):
+            return False  # "do not run npm update" is about the forbidden `npm update`
+        said = read(self.memory.statements[members[0]][1])  # a statement that orders the act too
+        return act.lstrip("`") not in (said.flat if act.startswith("`") else said.stems)
 
     def _verdict(
         self, category: str, members: tuple[int, ...], how: str, unit: Unit | None = None
@@ -189,6 +206,11 @@ class Matcher:
         if best is None:
             return Verdict("FILL_GAP")
         text = self.texts[best[1]]
+        if self._another_act(principle, (self._owner[best[1]],)):
+            return Verdict("FILL_GAP")
+        forbids = self.memory.forbidden_acts(self._owner[best[1]])
+        if forbids and ordered_action(principle) is None and _same_ban(principle, text):
+            return self._at("RECORDED", best[1], "words")  # "never X" is "do not X"
         if best[1] in self._polarity_of or not _opposite(principle, text):
             return self._at("UPDATE", best[1], "words")
         if best[2] < RELATED:  # a short line that speaks of a small part of a long rule: no ground either way
@@ -205,6 +227,16 @@ def said_by(principle: str, statement: str) -> bool:
     something concrete."""
     said, known = read(principle), read(statement)
     return anchors_said(said, known) and not values_differ(said, known)
+
+
+_BAN_WORDS = frozenset({"never", "dont", "don't", "not", "must"})
+
+
+def _same_ban(principle: str, statement: str) -> bool:
+    """Two prohibitions of one act in the same words but for the word that forbids ("never", "do
+    not")."""
+    mine, theirs = stems(principle) - _BAN_WORDS, stems(ruled(statement)) - _BAN_WORDS
+    return bool(mine) and len(mine & theirs) / len(mine | theirs) >= RECORDED_JACCARD
 
 
 def _changes_a_value(principle: str, statement: str) -> bool:

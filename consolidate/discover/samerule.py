@@ -612,6 +612,13 @@ class Memory:
         anchors = read(principle).anchors
         return next((p for p in self._prohibitions if breaks(ordered, anchors, p)), None)
 
+    def forbidden_acts(self, member: int) -> frozenset[str]:
+        """The actions (`Prohibition.verb`) the statement at `member` forbids: none for a statement
+        that forbids nothing."""
+        if self._prohibitions is None:
+            self._prohibitions = prohibitions(self.statements, self.groups)
+        return frozenset(p.verb for p in self._prohibitions if p.member == member)
+
     def restating(self, principle: str) -> Restated | None:
         """The unit that already states the rule `principle` says, or None."""
         said = read(principle)
@@ -828,7 +835,7 @@ _RESERVED = lazy(
 )
 _ITEM_HEAD = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 _NEVER_CLAUSE = lazy(
-    r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
+    r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\**\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
     re.IGNORECASE,
 )
 _HEAD_WORD = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*|`[^`\n]+`", re.UNICODE)
@@ -841,13 +848,15 @@ _LEAD_WORDS = frozenset(
         """
     )
 )
+_PERMITTED = lazy(r"\b(?:is|are)\s+(?:fine|ok|okay|allowed|acceptable|permitted)\b", re.IGNORECASE)
 _SUBORDINATE = lazy(r"^\s*(?:before|after|when|whenever|once|if|on|while)\b[^,]{0,120},\s*", re.IGNORECASE)
 
 
 def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequence[int]]) -> list[Prohibition]:
     """What the statements forbid the assistant: each list item under a heading or a lead-in that
     forbids what it lists ("Git Operations Claude Cannot Perform", "Claude cannot perform these
-    operations:"), and each sentence that opens with "never" or "do not"."""
+    operations:"), and each sentence or list item that opens with "never", "do not" or "don't" (bold
+    or not: "- **Never** …")."""
     items = forbidden_items(statements, groups)
     reserved = {p for p, (heading, _) in enumerate(statements) if _RESERVED.search(heading)}
     for members in groups:
@@ -862,11 +871,11 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
             if action is not None:
                 found.append(Prohibition(*action[:2], position, clause, action[2], position in reserved))
             continue
-        masked, codes = _masked(text)
+        masked, codes = _masked(_ITEM_HEAD.sub("", text, count=1))  # "- Never …", "1. **Don't** …" too
         for match in _NEVER_CLAUSE.finditer(masked.replace("**", "** ")):
             action = _action(_unmask(match.group(1), codes))
             if action is not None:
-                quote = _unmask(" ".join(match.group(0).replace("** ", "**").split()), codes)
+                quote = _unmask(" ".join(match.group(0).replace("**", "").split()), codes)
                 found.append(Prohibition(*action[:2], position, quote, action[2]))
     return found
 
@@ -948,14 +957,28 @@ def _verb_stem(word: str) -> str:
 def ordered_action(principle: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
     """The action a rule orders the assistant to take, as `_action` reads it: the verb it opens with
     (after "always", "we should", a leading "before …," clause), never one it asks of the user
-    ("remind the user to amend", "the user amends") and never a negated one."""
+    ("remind the user to amend", "the user amends") and never a negated one, nor one it bans after
+    naming it ("running migrations by hand is forbidden"); a permission ("publishing by hand is fine")
+    orders nothing either: it says a prohibition is wrong (a contradiction, not an order to break it)."""
     text = _SUBORDINATE.sub("", principle.strip().replace("**", ""), count=1)
+    if as_ban(text.lower()).startswith("never ") or _PERMITTED.search(text):
+        return None
     words = text.split()
     while words and words[0].lower().strip(",") in _LEAD_WORDS:
         words.pop(0)
     if not words or _NEGATION.fullmatch(words[0].lower()) or words[0].lower() in ("no", "not", "never"):
         return None
     return _action(_first_clause(" ".join(words)))
+
+
+def act_of(rule: str) -> str | None:
+    """The action a rule is about, ordered or forbidden (`Prohibition.verb`): "amend the session files"
+    and "never amend the session files" are both about amending; None when no verb opens it."""
+    ordered = ordered_action(rule)
+    if ordered is not None:
+        return ordered[0]
+    forbidden = prohibitions([("", rule)], ())
+    return forbidden[0].verb if forbidden else None
 
 
 def breaks(

@@ -36,6 +36,12 @@ def typos(wordings: list[str]) -> list[int]:
     return result
 
 
+def common_word(word: str) -> bool:
+    """A word the lexicon spells as a common word (a stop word, a verb rules start with): never a
+    name, so capitalised only where a sentence starts."""
+    return _known_word(word.lower())
+
+
 def _known_word(word: str) -> bool:
     """A word the lexicon itself spells (a stop word, a verb rules start with): never the typo."""
     return word in STOPWORDS or bool(lexicon.DIRECTIVE.fullmatch(word) or _RULE_VERB.fullmatch(word))

@@ -40,7 +40,7 @@ _TOPICS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:refactor|rename)\b|рефактор|重构", "refactoring"),
     )
 )
-DEFAULT_TRIGGER = "working in this project"
+DEFAULT_TRIGGER = ""  # nothing better than "working in this project": no trigger, an always-on rule
 
 
 _SHELL_BLANKS = lazy(r"[ \t\r\n]+")  # the whitespace `shlex` splits on
@@ -176,6 +176,7 @@ def _only_topic(text: str) -> str | None:
     return found[0] if len(found) == 1 else ""
 
 
+_REASON = lazy(r"\b(?:so that|so we|so the|so it|because|since|in order to)\b", re.IGNORECASE)
 _DOING = lazy(r"^(?P<verb>[a-z]+?)(?:ing)\b")
 _RULE_HEAD = lazy(r"^\W*always\s+(?P<verb>[a-z]+)\b", re.IGNORECASE)
 
@@ -192,9 +193,12 @@ def _circular(principle: str, topic: str) -> bool:
 
 
 def about_action(principle: str, use: ToolUse | None) -> bool:
-    """The lesson names the call it answered: its program, a path it touched, or an option of a command."""
+    """The lesson names the call it answered: its program, a path it touched, or an option of a command
+    — in the rule itself, not in the reason it gives ("install it once the tests pass, so that we
+    test `tspec` for real" is about installing, not about the `tspec` call it answered)."""
     if use is None:
         return False
+    principle = _REASON.split(principle, maxsplit=1)[0]
     lowered = principle.lower()
     command = tool_command(use)
     if command:
@@ -230,7 +234,7 @@ def derive_trigger(
     programs: frozenset[str] | None = None,
 ) -> str:
     """The trigger for a lesson: the call it answered when it is about that call (`prefer_action`),
-    else what it talks about, else the project."""
+    else what it talks about, else none (`DEFAULT_TRIGGER`: a rule for every task says no "When …")."""
     topic = topic_trigger(principle, programs)
     if _circular(principle, topic):
         topic = ""

@@ -18,7 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
-from ..discover.dedupe import unsaid_words
+from ..discover.dedupe import one_sequence, orders_the_same, unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
@@ -554,7 +554,12 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
             score, position = index.most_alike(f"{candidate.trigger} {candidate.principle}")
             lead = groups[position][1][0] if position >= 0 else None
             needed = SAME_SESSION_ALIKE if lead is not None and _same_session(candidate, lead) else ALIKE
-            if lead is not None and score >= needed and set(candidate.layers) == set(lead.layers):
+            if (
+                lead is not None
+                and score >= needed
+                and set(candidate.layers) == set(lead.layers)
+                and orders_the_same(candidate.principle, lead.principle)  # one command, two acts: two rules
+            ):
                 groups[position][1].append(candidate)
             elif (general := _case_of(candidate, [g for _, g in groups])) is not None:
                 groups[general][1].append(candidate)  # one rule and its special case are one learning
@@ -700,7 +705,12 @@ def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
             return True
         if stating.judge(lead.principle).category == "RECORDED":
             return True
-        return not contradicts(candidate.principle, lead.principle) and (  # one practice, a step more
+        if one_sequence(candidate.principle, lead.principle):  # "don't X until Y" and "after Y, X"
+            return True
+        return (
+            not contradicts(candidate.principle, lead.principle)
+            and orders_the_same(candidate.principle, lead.principle)
+        ) and (  # one practice, a step more
             said_in_part(candidate.principle, lead.principle)
             or said_in_part(lead.principle, candidate.principle)
         )

@@ -15,6 +15,7 @@ from memory_layout import render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
 from memory_layout.wellformed import code_spans, line_problems
 
+from ..discover.spelling import common_word
 from ..models import Candidate
 from .drafts import plain
 from .similarity import coverage, words
@@ -112,7 +113,7 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
                 coverage(words(said), words(name)) < 1.0
                 and len(f"{description}: {said}") <= DESCRIPTION_CHARS
             ):
-                description = f"{description}: {said}"
+                description = f"{description}: {continued(said)}"
                 break
     matter = render_frontmatter({"name": name, "description": description, "metadata": metadata})
     return matter + "\n".join(body_lines(candidate)).rstrip("\n") + "\n"
@@ -121,6 +122,19 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
 _SENTENCE_STOP = re.compile(r"(?<=[\w`)\]\"'”])[.。]$")
 _DECORATION = re.compile(r"\*\*|__|\s*(?:→|->)\s*$")
 _LINKED = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+
+
+_OPENING = re.compile(r"[A-Z][a-z]+(?:'[a-z]+)?(?![\w.`-])")
+
+
+def continued(rule: str) -> str:
+    """A rule said after the colon of a sentence ("When bumping the version: always …"): its first
+    word in lower case when that is a common word capitalised only because the rule began a sentence
+    ("Always", "Don't"), never a name or a code span ("CLAUDE.md", "Python", `Makefile`)."""
+    opening = _OPENING.match(rule)
+    if opening is None or not common_word(opening.group(0)):
+        return rule
+    return rule[:1].lower() + rule[1:]
 
 
 def readable(text: str) -> str:

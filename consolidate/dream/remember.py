@@ -9,7 +9,7 @@ from typing import Literal, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
 from ..console import ask_on_terminal
-from ..errors import ConsolidateError, UsageError
+from ..errors import ConsolidateError, NoAnswer, UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
 from ..runs import journal_dir, write_scope, writing_run
@@ -75,7 +75,11 @@ def remember(
     yes: bool = False,
     out: TextIO,
     ask: Ask | None = None,
+    confirmable: bool = True,
 ) -> ApplyReport | None:
+    """Remember `text`: say it is remembered already, or show the one change and apply it once
+    confirmed (`yes`, or a person answering `ask`). Without --yes and with no one to ask
+    (`confirmable` false: no terminal) the change is shown and the run says why nothing was applied."""
     candidate = candidate_from_text(text, layer, section)
     with writing_run(settings):
         snapshot = orient(settings)
@@ -106,10 +110,17 @@ def remember(
         show_proposal(proposal, proposal.diff, out, l0=proposal.id in l0)
         if yes and proposal.id in l0:
             out.write(
-                "this changes ~/.claude/CLAUDE.md, loaded by every session of every project: "
-                "confirm without --yes\n"
+                "nothing remembered: this changes ~/.claude/CLAUDE.md, loaded by every session of every "
+                "project: confirm it in a terminal, without --yes\n"
             )
             return None
+        if not yes and not confirmable:
+            how = (
+                "run it in a terminal to confirm it"
+                if proposal.id in l0
+                else "run it again with --yes to apply it, or in a terminal to confirm it"
+            )
+            raise NoAnswer(f"nothing remembered: no terminal to confirm on; {how}", exit_code=2)
         approved = [proposal.id] if yes else ask_approval(plan.proposals, ask or ask_on_terminal, l0)
         if not approved:
             out.write("nothing remembered\n")

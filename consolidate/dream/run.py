@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -130,7 +131,7 @@ def make_plan(
         gather(engine, snapshot, since=since, queue_items=items, progress=progress, read_only=options.dry_run)
     )
     synthesis = synthesize(snapshot, gathered, engine=engine.name, max_add=options.max_add, backlog=backlog)
-    _report_gather(gathered, synthesis, progress)
+    _report_gather(gathered, synthesis, progress, dry=options.dry_run)
     plan = synthesis.plan
     # to the microsecond: a session written earlier in the second the dream began is no session since
     plan.gathered_at = started.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
@@ -270,7 +271,7 @@ def review_plan(
         if not plan.select(None):
             out.write(_nothing_to_propose(plan))
     if plan.backlog:
-        show_waiting(plan.backlog, out)
+        show_waiting(plan.backlog, out, dry=options.dry_run)
     keep = list(options.keep or [])
     if keep:
         plan.select(keep)  # unknown ids are a usage error before anything is applied
@@ -375,7 +376,12 @@ def _queue_items(settings: Settings) -> list[dict[str, Any]]:
         return []
 
 
-def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progress) -> None:
+_WAITS = re.compile(r"^waits in the backlog \(ADD cap (\d+)\): ")
+
+
+def _report_gather(
+    gathered: GatherResult, synthesis: Synthesis, progress: Progress, dry: bool = False
+) -> None:
     for agent, reason in gathered.failures.items():
         progress.say(f"{agent} failed: {bare_reason(agent, reason)}")
     if gathered.fallback:
@@ -387,6 +393,8 @@ def _report_gather(gathered: GatherResult, synthesis: Synthesis, progress: Progr
                 f"${usage.cost_usd:.4f} ({usage.model or 'model'}, {usage.turns} turns)"
             )
     for note in synthesis.notes:
+        if dry:  # a dry run saves no backlog: say what a real run would do
+            note = _WAITS.sub(r"past the ADD cap (\1), a real run keeps it in the backlog: ", note)
         progress.say(f"note: {note}")
 
 

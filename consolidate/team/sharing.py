@@ -36,8 +36,13 @@ class ShareOptions:
     include_personal: bool = False
 
 
-def sharer(settings: Settings) -> str:
-    """Who shares: `git config user.name` of the checkout, which the team copies record."""
+SET_NAME = 'git config user.name "Your Name"'
+UNNAMED = "(git config user.name not set)"  # who shares, in a dry run's preview only
+
+
+def sharer(settings: Settings, dry_run: bool = False) -> str:
+    """Who shares: `git config user.name` of the checkout, which the team copies record. A dry run
+    writes nothing, so it needs no name: its preview says it is not set."""
     root = settings.layout.git_root
     if root is None:
         raise UsageError(
@@ -45,8 +50,12 @@ def sharer(settings: Settings) -> str:
         )
     repo = GitRepo.find(root)
     name = repo.user_name() if repo is not None else ""
+    if not name and dry_run:
+        return UNNAMED
     if not name:
-        raise UsageError("git config user.name is not set: each shared entry records who shared it")
+        raise UsageError(
+            f"git config user.name is not set (each shared entry records who shared it): run {SET_NAME}"
+        )
     return name
 
 
@@ -69,15 +78,19 @@ def memory_id(settings: Settings, keep: bool = True) -> str:
 
 def plan_share(settings: Settings, options: ShareOptions) -> Plan:
     """The share plan on the current files; the caller holds the run lock."""
+    who = sharer(settings, dry_run=options.dry_run)
     request = ShareRequest(
-        sharer(settings),
+        who,
         datetime.now(UTC).date(),
         options.include_personal,
         memory_id(settings, keep=not options.dry_run),
     )
     snapshot = orient(settings, create=False)
     planned = share_drafts(snapshot, request)
-    plan = build_plan(snapshot, GatherResult(), "share", planned.drafts, planned.notes)
+    notes = list(planned.notes)
+    if who == UNNAMED:
+        notes.append(f"git config user.name is not set: a real share needs it ({SET_NAME})")
+    plan = build_plan(snapshot, GatherResult(), "share", planned.drafts, notes)
     setup = setup_of(plan)
     if setup is not None:  # every other proposal is applied with it, so it is shown on top of it
         scope = write_scope(settings)

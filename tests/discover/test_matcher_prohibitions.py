@@ -108,3 +108,44 @@ def test_what_a_document_must_make_clear_is_recorded_where_the_memory_states_it(
         "The README needs to be clear that `tspec` never touches `Cargo.lock`",
     ):
         assert known.judge(principle).category != "RECORDED", principle
+
+
+@pytest.mark.parametrize(
+    ("item", "quote"),
+    [
+        ("- Never stage the `.cache/` files", "Never stage the `.cache/` files"),
+        ("- Don't stage the `.cache/` files", "Don't stage the `.cache/` files"),
+        ("- Do not stage the `.cache/` files", "Do not stage the `.cache/` files"),
+        ("- **Never** stage the `.cache/` files", "Never stage the `.cache/` files"),
+        ("1. **Do not** stage the `.cache/` files", "Do not stage the `.cache/` files"),
+    ],
+)
+def test_a_list_item_opening_with_never_is_a_prohibition(item: str, quote: str) -> None:
+    known = Matcher.of_texts([f"## Housekeeping\n\n{item}\n- Keep the changelog short.\n"])
+    found = known.judge("Stage the `.cache/` files with every change")
+    assert (found.category, found.quote) == ("FORBIDDEN", quote)
+    # the same prohibition in other words is recorded, never forbidden
+    assert known.judge("Never stage the `.cache/` files").category == "RECORDED"
+    # a reminder to the user, or the item's action said of something else, breaks nothing
+    assert known.judge("Remind the user to stage the `.cache/` files").category != "FORBIDDEN"
+    assert known.judge("Stage the lockfile with every change").category != "FORBIDDEN"
+
+
+@pytest.mark.parametrize(
+    "known",
+    [
+        "## Housekeeping\n\n- Do not stage the `.cache/` files\n- Keep the changelog short.\n",
+        "## Housekeeping\n\n- Never stage the `.cache/` files\n- Keep the changelog short.\n",
+        "## Housekeeping\n\nNever stage the `.cache/` files.\n",
+    ],
+)
+def test_another_act_on_what_a_prohibition_names_is_neither_recorded_nor_its_update(known: str) -> None:
+    # "prune the cache files" shares the prohibition's object, not its act: a rule of its own
+    found = Matcher.of_texts([known]).judge("Prune the `.cache/` files before tagging a release")
+    assert found.category == "FILL_GAP", found
+
+
+def test_a_permission_of_what_a_list_item_forbids_contradicts_it() -> None:
+    known = Matcher.of_texts(["## Releases\n\n- Never tag a release from a fork.\n- Sign the tags.\n"])
+    assert known.judge("Tagging a release from a fork is fine").category == "CONTRADICT"
+    assert known.judge("Tag the release from a fork").category == "FORBIDDEN"

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from consolidate.discover.candidates import pointer_line
+from consolidate.discover.report import Learning
 from consolidate.discover.rewrite import imperative
 from consolidate.discover.triggers import DEFAULT_TRIGGER, derive_trigger, topic_trigger
 from consolidate.discover.wording import finish
+from consolidate.transcripts.records import ToolUse
 
 
 @pytest.mark.parametrize(
@@ -21,7 +24,7 @@ from consolidate.discover.wording import finish
 )
 def test_a_rule_naming_several_topics_gets_no_topic_trigger(rule: str) -> None:
     assert topic_trigger(rule) == ""
-    assert derive_trigger(rule) == DEFAULT_TRIGGER  # "working in this project": no trigger is written
+    assert derive_trigger(rule) == DEFAULT_TRIGGER == ""  # no "When working in this project": none
 
 
 @pytest.mark.parametrize(
@@ -77,3 +80,22 @@ def test_a_rule_after_its_own_when_starts_with_a_capital() -> None:
 )
 def test_a_trigger_never_restates_the_rule(rule: str, trigger: str) -> None:
     assert derive_trigger(rule) == trigger
+
+
+def _bash(command: str) -> ToolUse:
+    return ToolUse("t1", "Bash", {"command": command})
+
+
+def test_a_call_named_only_in_the_reason_of_a_rule_gives_it_no_trigger() -> None:
+    rule = "Once the checks pass their tests, install the new build right away so that we try fly for real"
+    assert derive_trigger(rule, _bash("fly status --app web"), prefer_action=True) == ""
+    # nothing better than "working in this project": the rule is always on, the pointer says no "When"
+    learning = Learning(kind="correction", principle=rule, trigger=derive_trigger(rule))
+    assert pointer_line(learning) == rule + "."
+
+
+def test_a_rule_about_the_call_it_answered_keeps_the_call_as_its_trigger() -> None:
+    rule = "Pass `--remote` to `fly deploy` so that the build runs on the builders"
+    assert derive_trigger(rule, _bash("fly deploy --app web"), prefer_action=True) == "running `fly deploy`"
+    learning = Learning(kind="correction", principle="Keep the ledger sorted", trigger="editing docs")
+    assert pointer_line(learning) == "**When editing docs:** Keep the ledger sorted."

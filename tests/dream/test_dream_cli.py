@@ -276,3 +276,32 @@ def test_select_can_turn_a_learning_down_for_good(example, tmp_path, settings) -
     )  # fmt: skip
     assert not [p for p in again.plan.proposals if "uv add" in p.summary]
     assert "waits in the backlog" not in out.getvalue()
+
+
+THREE = {
+    "candidates": [
+        {"kind": "correction", "principle": p, "confidence": 0.9, "impact": 0.8}
+        for p in (
+            "Run `make lint` before every push",
+            "Use `uv add` instead of `pip install` for new dependencies",
+            "Sign release tags with `git tag -s`",
+        )
+    ]
+}
+
+
+def test_a_dry_run_says_what_a_real_run_would_keep_in_the_backlog(
+    example, tmp_path, capsys, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    before = snapshot_bytes(example.memory_dir)
+    engine = script(tmp_path, audit=CLEAN, discovery=THREE)
+    code, out, err = dream(capsys, example, "--engine", engine, "--max-add", "1", "--dry-run")
+    assert code == 0 and "### [ADD]" in out
+    said = out + err
+    assert "wait in the backlog" not in said and "waits in the backlog" not in said  # it saves none
+    assert "2 more learning(s) past the ADD cap: a real run keeps them in the backlog" in out
+    assert "note: past the ADD cap (1), a real run keeps it in the backlog: " in err
+    assert snapshot_bytes(example.memory_dir) == before
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # a real run that decides nothing keeps them
+    code, out, err = dream(capsys, example, "--engine", engine, "--max-add", "1")
+    assert code == 0 and "2 more learning(s) past the ADD cap wait in the backlog for the next dream" in out

@@ -61,8 +61,31 @@ def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
     )
     assert name == "Pass `-R .` to vc-x1 push"
     assert description == (
-        "When running `vc-x1 push`: Pass `-R .` to `vc-x1 push`. Then check the remote branch before you open "
+        "When running `vc-x1 push`: pass `-R .` to `vc-x1 push`. Then check the remote branch before you open "
         "the pull request"
+    )  # one sentence: the rule after the colon goes on in lower case
+
+
+def test_a_name_opening_the_rule_after_the_colon_keeps_its_capital() -> None:
+    for rule in (
+        "Postgres runs the staging jobs on weekends only, so the schema migrations wait for Monday",
+        "README.md holds the release steps, so the changelog only links to it and never repeats them",
+    ):
+        _, description = _matter(Candidate(kind="correction", principle=rule, trigger="releasing"))
+        assert description == f"When releasing: {rule}"
+
+
+def test_a_common_word_opening_the_rule_after_the_colon_goes_on_in_lower_case() -> None:
+    _, description = _matter(
+        Candidate(
+            kind="correction",
+            principle="Always tag the release after the notes are merged, so the tag points at them",
+            trigger="releasing",
+        )
+    )
+    assert (
+        description
+        == "When releasing: always tag the release after the notes are merged, so the tag points at them"
     )
 
 

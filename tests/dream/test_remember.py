@@ -41,7 +41,7 @@ def test_a_duplicate_is_not_added_twice(example, capsys) -> None:  # type: ignor
 
 def test_universal_preferences_go_to_l0_and_need_confirmation(example, settings, capsys) -> None:  # type: ignore[no-untyped-def]
     code, out, _ = _remember(capsys, example, "in all projects, answer in English", "--yes")
-    assert code == 0 and "confirm without --yes" in out
+    assert code == 0 and "nothing remembered: " in out and "confirm it in a terminal, without --yes" in out
     assert not settings.layout.user_claude_md.exists()
     out_stream = io.StringIO()
     answers = iter(["a", "y"])
@@ -77,10 +77,23 @@ def test_refusals_are_usage_errors(example, settings, capsys, text: str, message
     assert code == 2 and message in err and "ghp_" not in err
 
 
-def test_without_a_terminal_remember_needs_yes(example, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_without_a_terminal_remember_shows_the_change_and_says_why_it_was_not_applied(
+    example, capsys, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    code, _, err = _remember(capsys, example, "when deploying: run the smoke tests first")
-    assert code == 2 and "pass --yes" in err
+    before = (example.memory_dir / "MEMORY.md").read_text()
+    code, out, err = _remember(capsys, example, "when deploying: run the smoke tests first")
+    assert code == 2 and "### [ADD] Learning: run the smoke tests first" in out
+    assert err.strip() == (
+        "consolidate: nothing remembered: no terminal to confirm on; "
+        "run it again with --yes to apply it, or in a terminal to confirm it"
+    )
+    assert (example.memory_dir / "MEMORY.md").read_text() == before
+    # what is remembered already needs no confirmation: it says so, terminal or not
+    code, out, err = _remember(capsys, example, "use make test because plain pytest misses the DB fixture")
+    assert code == 0 and out.startswith("already remembered") and not err
+    code, out, err = _remember(capsys, example, "in all projects, answer in English")
+    assert code == 2 and "run it in a terminal to confirm it" in err
 
 
 def test_a_project_claude_md_linked_to_the_global_one_needs_confirmation(example, settings, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -89,7 +102,7 @@ def test_a_project_claude_md_linked_to_the_global_one_needs_confirmation(example
     (example.project / "CLAUDE.md").unlink()
     (example.project / "CLAUDE.md").symlink_to(settings.layout.user_claude_md)
     code, out, _ = _remember(capsys, example, "run make lint before pushing", "--layer", "L1", "--yes")
-    assert code == 0 and "confirm without --yes" in out
+    assert code == 0 and "nothing remembered: " in out and "confirm it in a terminal, without --yes" in out
     assert settings.layout.user_claude_md.read_text() == "# Everywhere\n"
 
 

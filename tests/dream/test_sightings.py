@@ -153,11 +153,30 @@ def test_two_wordings_of_one_rule_in_one_run_are_one_proposal() -> None:
     assert merged.frequency == 3 and {e.session for e in merged.evidence} == {"s1", "s2"}
 
 
+def test_an_act_held_until_something_and_the_act_done_after_it_are_one_rule() -> None:
+    after = _candidate(
+        "After the schema checks pass, migrate the staging database right away", 1, _evidence("s1", 1)
+    )
+    held = _candidate("Don't run `alembic migrate` until after the schema checks pass", 1, _evidence("s2", 1))
+    ((merged, _),) = merge_alike([after, held])
+    assert merged.principle == after.principle and merged.frequency == 2
+    assert "Also: Don't run `alembic migrate` until after the schema checks pass" in merged.detail
+    # another act after the same checks, or the same act after something else: two rules
+    other = _candidate("Don't tag the release until after the schema checks pass", 1, _evidence("s3", 1))
+    later = _candidate("Don't run `alembic migrate` until after the backup finished", 1, _evidence("s4", 1))
+    assert len(merge_alike([after, other])) == 2 and len(merge_alike([after, later])) == 2
+
+
 def test_rules_about_the_same_thing_that_say_different_things_stay_apart() -> None:
     pairs = [
         ("Always create a branch for the change", "Always delete the branch after it is merged"),
         ("Run the linter before committing", "Install the new build after the tests pass"),
         ("Use `uv` instead of `pip` when possible", "Always pass `--frozen` to `uv sync`"),
+        # a prohibition and another act on what it names: two rules, never one with an "Also: …"
+        (
+            "Do not rebase because of the circular links with the `.logs/` session files",
+            "Do not commit `.logs/` session files",
+        ),
     ]
     for one, other in pairs:
         merged = merge_alike(

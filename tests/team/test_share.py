@@ -217,8 +217,24 @@ def test_share_needs_git_and_a_user_name(tmp_path: Path, alice: Clone, capsys) -
     assert code == 2 and "not in a git repository" in err
     alice.git("config", "--unset", "user.name")
     alice.write_memory(memory(alice))
+    before = snapshot_bytes(alice.path)
+    code, out, err = share(alice, capsys, "--yes")  # a real share says, in one line, what to set
+    assert code == 2 and err.strip().splitlines() == [
+        'consolidate: git config user.name is not set (each shared entry records who shared it): '
+        'run git config user.name "Your Name"'
+    ]
+    assert snapshot_bytes(alice.path) == before
+
+
+def test_a_dry_run_needs_no_user_name_and_says_a_real_share_does(alice: Clone, capsys) -> None:  # type: ignore[no-untyped-def]
+    alice.git("config", "--unset", "user.name")
+    alice.write_memory(memory(alice))
+    before = snapshot_bytes(alice.path)
     code, out, err = share(alice, capsys, "--dry-run")
-    assert code == 2 and "git config user.name is not set" in err
+    assert code == 0, err
+    assert "### [ADD]" in out and "staging is read-only" in out
+    assert 'git config user.name is not set: a real share needs it (git config user.name "Your Name")' in out
+    assert snapshot_bytes(alice.path) == before
 
 
 def test_the_same_person_on_another_machine_removes_nothing(alice: Clone, capsys, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
