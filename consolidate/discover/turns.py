@@ -344,6 +344,17 @@ def unrequested(text: str) -> str:
     return " ".join(k for k in kept if k)
 
 
+def _says_its_own_object(text: str) -> bool:
+    """The sentence of the request says what to write (a state, a question: no rule), rather than
+    pointing back at what was said before ("put this in the memory", "update CLAUDE.md with that")."""
+    for sentence in sentences(mask_keep_code(text)):
+        found = MEMORY_REQUEST.search(sentence)
+        if found:
+            rest = without_request(sentence, found)
+            return bool(rest) and not _POINTER.match(rest)
+    return False
+
+
 def asked_as_question(text: str) -> bool:
     """The request is a question ("should CLAUDE.md say that?"): only a reply that agrees makes it one."""
     return _SHOULD_SAY.search(mask_keep_code(text)) is not None
@@ -497,6 +508,8 @@ def memory_object(turn: Turn) -> str:
     own = "" if asked else rule_sentence(turn.text)
     if own:
         return third_person(own)
+    if not asked and _says_its_own_object(turn.text):  # "note in CLAUDE.md that the server is down today"
+        return ""
     turn.points_back = True  # the object was said before this turn: the user's previous turn taught it too
     confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
     if confirmed:
@@ -559,8 +572,9 @@ def _judge(turn: Turn) -> tuple[str, int]:
         said = concession_principle(turn)
         return (said, THRESHOLD) if said else ("", 0)
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
-    if turn.memory and turn.score < THRESHOLD and not turn.reply.strength and _AGREES.match(turn.reply_text):
-        score += 1  # "should CLAUDE.md say that?" - "Yes — …": a question's yes accepts it
+    if turn.memory and turn.score < THRESHOLD:  # "should CLAUDE.md say that?": only the reply's yes makes it one
+        agrees = turn.reply.strength or turn.reply.commitment or _AGREES.match(turn.reply_text)
+        score = THRESHOLD if agrees else 0
     if score < THRESHOLD or not carried(turn):
         swap = redirect_principle(turn) if turn.soft else ""
         return (swap, THRESHOLD) if swap else ("", score)
