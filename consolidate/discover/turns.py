@@ -289,6 +289,8 @@ def is_memory_request(text: str) -> bool:
     if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
         return False
     masked = mask_code(text)[:1200]
+    if _ASKS_IF_DONE.match(masked):
+        return False
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
@@ -321,7 +323,9 @@ _REQUEST_REST = lazy(
     re.IGNORECASE,
 )
 # A request that introduces what to write: "put this in the memory: X", "note in CLAUDE.md that X".
-_REQUEST_TAIL = lazy(r"^\s*(?:[:：—]|,?\s*(?:that|что)\b)\s*", re.I)
+_REQUEST_TAIL = lazy(r"^(?:\.md\b)?\s*(?:[:：—]|,?\s*(?:that|что)\b)\s*", re.I)
+# Asking whether it was done is no request: "did you update CLAUDE.md?", "have you added it to the rules?"
+_ASKS_IF_DONE = lazy(r"^\W*(?:did|have|has|had|were|was)\s+(?:you|we|it)\b[^?\n]*\?\s*$", re.I)
 
 
 def without_request(sentence: str, request: re.Match[str]) -> str:
