@@ -62,6 +62,13 @@ _SHOULD_SAY = lazy(
     re.IGNORECASE,
 )
 _AGREES = lazy(r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I)
+# A request that names what it points back at: "with that convention", "add that rule", "это правило".
+_NAMED_POINTER = lazy(
+    r"\b(?:that|this|these|those|the)\s+(?:conventions?|rules?|workflows?|polic(?:y|ies)|practices?|info|"
+    r"information|approach|process|format|steps?)\b|\b(?:это|эти|этот)\s+(?:правил\w*|соглашени\w*|порядок)|"
+    r"这(?:个|条)?(?:规则|约定|规矩|流程)|\bbu\s+(?:kural\w*|gelenek\w*|yöntem\w*)",
+    re.IGNORECASE,
+)
 # What a question-put request points back with instead of saying the rule: "should CLAUDE.md say so?"
 _POINTER = lazy(r"^\W*(?:that|this|so|it|это|так|这个|这一点|这条|bunu|böyle|şunu)?\W*$", re.IGNORECASE)
 _PRODUCT = lazy(
@@ -354,6 +361,8 @@ def _says_its_own_object(text: str) -> bool:
     for sentence in sentences(mask_keep_code(text)):
         found = MEMORY_REQUEST.search(sentence)
         if found:
+            if _NAMED_POINTER.search(sentence, found.start()):  # "…, update CLAUDE.md with that convention"
+                return False
             rest = without_request(sentence, found)
             return bool(rest) and not _POINTER.match(rest)
     return False

@@ -162,3 +162,16 @@ def test_a_doubt_the_reply_settles_by_owning_the_error_is_a_rule(
     assert [p for _, p in _kept(tmp_path, [(said, reply)])] == [rule]
     # a reply that concedes without owning an error leaves the doubt standing
     assert _kept(tmp_path / "still", [(said, "You're right, that matters.")]) == []
+
+
+def test_a_request_that_names_what_it_points_at_takes_the_turn_before(tmp_path: Path) -> None:
+    # the words before the request report what was done; "that convention" is what was said before
+    signals = _signals(
+        tmp_path,
+        [
+            ("maybe shorten hotfix subjects to the ticket id?", "Good idea."),
+            ("I've reworded the last two commits, update CLAUDE.md with that convention",
+             "Updated. The convention is now: a hotfix commit's subject is its ticket id."),
+        ],
+    )  # fmt: skip
+    assert [c.principle for c in build_report(signals).candidates] == ["A hotfix commit's subject is its ticket id."]
