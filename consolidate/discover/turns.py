@@ -61,7 +61,9 @@ _SHOULD_SAY = lazy(
     r"(?P<tr>[^?\n.!]*?)\s+diye\s+claude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:yaz|ekle)\w*\s+m[ıiuü]\w*\s*\?",
     re.IGNORECASE,
 )
-_AGREES = lazy(r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I)
+_AGREES = lazy(
+    r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I
+)
 # A request that names what it points back at: "with that convention", "add that rule", "это правило".
 _NAMED_POINTER = lazy(
     r"\b(?:that|this|these|those|the)\s+(?:conventions?|rules?|workflows?|polic(?:y|ies)|practices?|info|"
@@ -585,7 +587,9 @@ def _judge(turn: Turn) -> tuple[str, int]:
         said = concession_principle(turn)
         return (said, THRESHOLD) if said else ("", 0)
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
-    if turn.memory and turn.score < THRESHOLD:  # "should CLAUDE.md say that?": only the reply's yes makes it one
+    if (
+        turn.memory and turn.score < THRESHOLD
+    ):  # "should CLAUDE.md say that?": only the reply's yes makes it one
         agrees = turn.reply.strength or turn.reply.commitment or _AGREES.match(turn.reply_text)
         score = THRESHOLD if agrees else 0
     if score < THRESHOLD or not carried(turn):

@@ -501,7 +501,9 @@ def _plan_rejected(item: tuple[str, str, str, str]) -> Scenario:
     language, reason, reply, key = item
 
     def build(writer: SessionWriter, devset: DevSet) -> None:
-        _, ids = writer.assistant("", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Add the column\n2. Backfill"})])
+        _, ids = writer.assistant(
+            "", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Add the column\n2. Backfill"})]
+        )
         _plant(devset, writer, "rejection", language, writer.reject(ids[0], reason), key)
         writer.assistant(reply)
 
@@ -510,7 +512,9 @@ def _plan_rejected(item: tuple[str, str, str, str]) -> Scenario:
 
 def _plan_amended_for_now(writer: SessionWriter, devset: DevSet) -> None:
     _, ids = writer.assistant("", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Rename the module"})])
-    _noise(devset, writer, "plan-amended-for-now", writer.reject(ids[0], "Add a step for the docs first"), "docs")
+    _noise(
+        devset, writer, "plan-amended-for-now", writer.reject(ids[0], "Add a step for the docs first"), "docs"
+    )
     writer.assistant("Okay, adding it.")
 
 
@@ -606,8 +610,10 @@ SCENARIOS: list[Scenario] = [
     *map(_named_by_reply, NAMED_BY_REPLY),
     *map(_memory_request, MEMORY_REQUESTS),
     *map(_plan_rejected, PLAN_REJECTED),
-    *map(_said("preference", lambda w: w.tool_call("Edit", {"file_path": "/work/project/src/io.py"})),
-         DOUBT_SETTLED),
+    *map(
+        _said("preference", lambda w: w.tool_call("Edit", {"file_path": "/work/project/src/io.py"})),
+        DOUBT_SETTLED,
+    ),
 ]
 
 # --- held apart: the same shapes in other words again, written before the rules were changed for the
