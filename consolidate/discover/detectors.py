@@ -33,12 +33,14 @@ from .triggers import action_trigger, derive_trigger, program_of
 from .turns import (
     THRESHOLD,
     Turn,
+    asked_as_question,
     features,
     is_accusation,
     is_memory_request,
     judge,
     ordered_correction,
     rule_sentence,
+    unrequested,
 )
 
 REASON_WINDOW = 4  # records between a bare rejection and the user's typed reason
@@ -342,13 +344,14 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
     if kind == "remember":
         turn.principle, turn.score = remember_principle(text), THRESHOLD + 1
     elif kind == "decision":
-        turn.principle, turn.score = decision_principle(text), THRESHOLD + 1
+        turn.principle, turn.score = decision_principle(unrequested(text) if memory else text), THRESHOLD + 1
+    elif memory:  # asked to be written down: the rule is what the turn (or the one it points at) states
+        turn.kind, turn.memory, turn.use = "remember", True, context.last_use
+        turn.score = THRESHOLD - 1 if asked_as_question(text) else THRESHOLD + 1  # a question needs a yes
     elif kind == "correction":
         turn.use = context.last_use
         turn.principle = directive_principle(text)
         turn.score = THRESHOLD + context.interrupted
-    elif memory:
-        turn.kind, turn.memory, turn.score = "remember", True, THRESHOLD + 1
     elif len(text) <= SOFT_LIMIT and (features(text) or context.interrupted):
         turn.use = context.last_use
         turn.kind = "correction" if context.interrupted else "preference"
@@ -359,7 +362,7 @@ def _human(text: str, record: Record, index: int, context: _Context) -> Turn | N
         turn.use, turn.kind, turn.soft, turn.terse = context.last_use, "correction", True, True
     else:
         return None
-    if memory and kind in ("remember", "decision", "correction") and not turn.principle:
+    if memory and kind in ("remember", "decision") and not turn.principle:
         turn.memory = True
     return turn
 

@@ -35,10 +35,44 @@ MEMORY_REQUEST = lazy(
     r"\b(?:yep|yes|ok|okay|please)?,?\s*remember (?:that|this|it)\s*(?:[,.!;]|$)|"
     r"\bзапиши\w*\s+(?:это\s+)?в\s+(?:claude|память|memory)|\bдобавь\w*\s+(?:это\s+)?в\s+claude|"
     r"\bзапомни\s+это\b|写(?:到|进|入)\s*(?:claude|memory|记忆)|(?:加到|记到|记入)\s*claude|记住这(?:个|一点)|"
-    r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*",
+    r"\bclaude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:ekle|yaz)\w*|\bbunu\s+(?:unutma|not al|hatırla)\w*|"
+    # the project's rules as the place: "add that to the rules", "добавь это в правила", "加到规则里"
+    r"\b(?:add|put|write|note)\s+(?:that|this|it)\s+(?:in|to|into)\s+(?:the|our|your)\s+rules\b|"
+    r"\b(?:добавь|запиши|внеси)\w*\s+(?:это\s+)?в\s+правила\b|(?:加到|写进|写到|记到)\s*规则|"
+    r"\bkurallara\s+(?:ekle|yaz)\w*|\b(?:hafızaya|belleğe)\s+(?:ekle|yaz|kaydet)\w*|"
+    # the request put as a question: "should CLAUDE.md say that?" (see `_SHOULD_SAY`)
+    r"\b(?:should|shall)\s+(?:the\s+|our\s+)?(?:claude|agents)(?:\.md)?\s+(?:say|state|mention|note|include)\b|"
+    r"\b(?:claude|agents)(?:\.md)?\s+should\s+(?:say|state|mention)\b|"
+    r"(?:написать|записать|указать)\s+в\s+claude|\bclaude(?:\.md)?\s+(?:стоит\s+|надо\s+|нужно\s+)?"
+    r"(?:написать|записать|указать)|claude(?:\.md)?\s*(?:里|中)?\s*(?:要不要|是不是|是否)?(?:该|应该)?"
+    r"(?:写上|写明|注明|加上)|\bdiye\s+claude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:yaz|ekle)\w*\s+m[ıiuü]",
     re.IGNORECASE,
     prefilter=True,
 )
+# A request put as a question, with the rule it would write: "should CLAUDE.md say that X?", "может, в
+# CLAUDE.md написать, что X?", "要不要在 CLAUDE.md 里写上：X？", "X diye CLAUDE.md'ye yazalım mı?".
+_SHOULD_SAY = lazy(
+    r"\b(?:should|shall)\s+(?:the\s+|our\s+)?(?:claude|agents)(?:\.md)?\s+(?:say|state|mention|note|include)\b"
+    r"(?:\s+that\b)?(?P<en>[^?\n]*)\?|"
+    r"(?:(?:написать|записать|указать)\s+в\s+claude(?:\.md)?|\bclaude(?:\.md)?\s+(?:стоит\s+|надо\s+|нужно\s+)?"
+    r"(?:написать|записать|указать))\s*(?:,\s*что\b|что\b|:)?(?P<ru>[^?\n]*)\?|"
+    r"claude(?:\.md)?\s*(?:里|中)?\s*(?:要不要|是不是|是否)?(?:该|应该)?(?:写上|写明|注明|加上)\s*[：:，,]?"
+    r"(?P<zh>[^？?\n]*)[？?]|"
+    r"(?P<tr>[^?\n.!]*?)\s+diye\s+claude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:yaz|ekle)\w*\s+m[ıiuü]\w*\s*\?",
+    re.IGNORECASE,
+)
+_AGREES = lazy(
+    r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I
+)
+# A request that names what it points back at: "with that convention", "add that rule", "это правило".
+_NAMED_POINTER = lazy(
+    r"\b(?:that|this|these|those|the)\s+(?:conventions?|rules?|workflows?|polic(?:y|ies)|practices?|info|"
+    r"information|approach|process|format|steps?)\b|\b(?:это|эти|этот)\s+(?:правил\w*|соглашени\w*|порядок)|"
+    r"这(?:个|条)?(?:规则|约定|规矩|流程)|\bbu\s+(?:kural\w*|gelenek\w*|yöntem\w*)",
+    re.IGNORECASE,
+)
+# What a question-put request points back with instead of saying the rule: "should CLAUDE.md say so?"
+_POINTER = lazy(r"^\W*(?:that|this|so|it|это|так|这个|这一点|这条|bunu|böyle|şunu)?\W*$", re.IGNORECASE)
 _PRODUCT = lazy(
     r"\b(?:output|print|prints|printed|show|shows|display|indicate|emit|warning|message|summary|table|column|"
     r"header|prompt|help text)\b",
@@ -250,6 +284,12 @@ _MEMORY_KEYS = (
     "写",
     "加到",
     "bunu",
+    "rules",
+    "правила",
+    "规则",
+    "kurallar",
+    "hafıza",
+    "belleğ",
 )
 
 
@@ -258,6 +298,8 @@ def is_memory_request(text: str) -> bool:
     if not lexicon.has_any(text[:1200].lower(), _MEMORY_KEYS):
         return False
     masked = mask_code(text)[:1200]
+    if _ASKS_IF_DONE.match(masked):
+        return False
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 
@@ -273,16 +315,64 @@ def rule_clauses(text: str) -> list[str]:
     """The sentences of a turn, each cut to its clause that carries the rule ("…, but X must Y")."""
     found = []
     for sentence in sentences(mask_keep_code(text)):
-        if MEMORY_REQUEST.search(sentence):
-            sentence = MEMORY_REQUEST.split(sentence)[0].rstrip(" ,;:—-")
-            sentence = re.sub(
-                r"[,\s]+(?:please|and|pls|maybe|so|we probably want to)$", "", sentence, flags=re.I
-            )
+        request = MEMORY_REQUEST.search(sentence)
+        if request:
+            sentence = without_request(sentence, request)
         parts = _CLAUSE.split(sentence)
         if len(parts) > 1 and not features(parts[0]):
             sentence = next((p for p in parts if features(p)), sentence)
         found.append(sentence)
     return found
+
+
+# What is left of the request once its verb phrase is cut: "…, please", "…，把这个", "…, bunu", "…, это".
+_REQUEST_REST = lazy(
+    r"(?:[,，;；:：—\s-]+(?:please|pls|and|maybe|so|we probably want to|пожалуйста|и|bunu|şunu|lütfen)\b|"
+    r"[,，;；\s]*(?:把(?:这个|这条|这一点|它)?|请))*[,，;；:：—\s-]*$",
+    re.IGNORECASE,
+)
+# A request that introduces what to write: "put this in the memory: X", "note in CLAUDE.md that X".
+_REQUEST_TAIL = lazy(r"^(?:\.md\b)?\s*(?:[:：—]|,?\s*(?:that|что)\b)\s*", re.I)
+# Asking whether it was done is no request: "did you update CLAUDE.md?", "have you added it to the rules?"
+_ASKS_IF_DONE = lazy(r"^\W*(?:did|have|has|had|were|was)\s+(?:you|we|it)\b[^?\n]*\?\s*$", re.I)
+
+
+def without_request(sentence: str, request: re.Match[str]) -> str:
+    """The sentence without the request to write it down: what comes before it ("X, note that in
+    CLAUDE.md" -> "X"), else what follows it ("put this in the memory: X" -> "X")."""
+    head = _REQUEST_REST.sub("", sentence[: request.start()], count=1).strip()
+    if head:
+        return head
+    tail = sentence[request.end() :]
+    lead = _REQUEST_TAIL.match(tail)
+    return tail[lead.end() :].strip() if lead else ""
+
+
+def unrequested(text: str) -> str:
+    """The turn with its request to write something down cut out of each sentence that holds one."""
+    kept = []
+    for sentence in sentences(text):
+        found = MEMORY_REQUEST.search(sentence)
+        kept.append(without_request(sentence, found) if found else sentence)
+    return " ".join(k for k in kept if k)
+
+
+def _says_its_own_object(text: str) -> bool:
+    """The sentence of the request says what to write (a state, a question: no rule), rather than
+    pointing back at what was said before ("put this in the memory", "update CLAUDE.md with that")."""
+    for sentence in sentences(mask_keep_code(text)):
+        found = MEMORY_REQUEST.search(sentence)
+        if found:
+            if _NAMED_POINTER.search(sentence, found.start()):  # "…, update CLAUDE.md with that convention"
+                return False
+            rest = without_request(sentence, found)
+            return bool(rest) and not _POINTER.match(rest)
+    return False
+
+
+def asked_as_question(text: str) -> bool:
+    """The request is a question ("should CLAUDE.md say that?"): only a reply that agrees makes it one."""
+    return _SHOULD_SAY.search(mask_keep_code(text)) is not None
 
 
 @lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
@@ -425,9 +515,16 @@ _CONVENTION_NOW = lazy(
 def memory_object(turn: Turn) -> str:
     """What a request to write into memory refers to: said in the turn itself, restated by the reply,
     said by the user just before, or what the assistant had just confirmed."""
-    own = rule_sentence(turn.text)
+    asked = _SHOULD_SAY.search(mask_keep_code(turn.text))
+    said = next((g for g in asked.groups() if g is not None), "") if asked else ""
+    if asked and not _POINTER.match(said):  # "should CLAUDE.md say that X?": X, when X is a rule
+        own = rule_sentence(said.strip(" ,:;：，；"))
+        return third_person(own) if own else ""
+    own = "" if asked else rule_sentence(turn.text)
     if own:
         return third_person(own)
+    if not asked and _says_its_own_object(turn.text):  # "note in CLAUDE.md that the server is down today"
+        return ""
     turn.points_back = True  # the object was said before this turn: the user's previous turn taught it too
     confirmed = _CONVENTION_NOW.search(turn.reply_text[:600])
     if confirmed:
@@ -452,12 +549,22 @@ def read_reply_head(text: str) -> str:
     return first[0] if first and len(first[0]) <= 200 and not first[0].endswith("?") else ""
 
 
+# The assistant says it, not the user, had it wrong: "I was sloppy", "my mistake", "я ошибся", "是我的错".
+_OWNS_ERROR = lazy(
+    r"\b(?:i was (?:wrong|sloppy|mistaken|careless|confused)|i got (?:that|it|this) wrong|my (?:mistake|bad)|"
+    r"i misspoke|i (?:mis)?stated (?:that|it) wrong(?:ly)?)\b|я (?:ошиб\w+|был неправ\w*|напутал\w*)|моя ошибка|"
+    r"是我(?:的错|错了|搞错了|弄错了)|我(?:错了|搞错了|弄错了)|\b(?:hata bende|yanıldım|yanlış söyledim|hatalıydım)\b",
+    re.IGNORECASE,
+)
+
+
 def not_yet_a_rule(turn: Turn) -> bool:
-    """The user doubts what they said ("… But maybe I misunderstand"), or reports a slip of this
-    time ("Whoops, we need to update todo.md") without saying it holds beyond it."""
+    """The user doubts what they said ("… But maybe I misunderstand") and the reply does not settle
+    the doubt by owning the error ("You're right, I was sloppy"), or reports a slip of this time
+    ("Whoops, we need to update todo.md") without saying it holds beyond it."""
     prose = mask_code(turn.text)
     if DOUBT.search(prose):
-        return True
+        return not (turn.reply.strength == 2 and _OWNS_ERROR.search(turn.reply_text[:300]))
     return bool(
         INCIDENT.match(prose) and not turn.reply.commitment and not _LGENERALIZER.search(prose.lower())
     )
@@ -480,6 +587,11 @@ def _judge(turn: Turn) -> tuple[str, int]:
         said = concession_principle(turn)
         return (said, THRESHOLD) if said else ("", 0)
     score = turn.score + turn.reply.strength + turn.reply.commitment + (turn.redo is not None)
+    if (
+        turn.memory and turn.score < THRESHOLD
+    ):  # "should CLAUDE.md say that?": only the reply's yes makes it one
+        agrees = turn.reply.strength or turn.reply.commitment or _AGREES.match(turn.reply_text)
+        score = THRESHOLD if agrees else 0
     if score < THRESHOLD or not carried(turn):
         swap = redirect_principle(turn) if turn.soft else ""
         return (swap, THRESHOLD) if swap else ("", score)

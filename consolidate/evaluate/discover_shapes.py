@@ -427,6 +427,111 @@ def _reply_noise(item: tuple[str, str, str, str]) -> Scenario:
     return build
 
 
+# --- an explicit request to write a rule into the memory, said with the rule or right after it ------
+# (language, the user's turn before the request or "", the request, the reply, key)
+MEMORY_REQUESTS: list[tuple[str, str, str, str, str]] = [
+    ("en", "", "Seed data lives only in `db/seeds.sql`, never in migrations; add that to the rules.",
+     "Got it.", "db/seeds.sql"),
+    ("en", "", "should CLAUDE.md say that the API docs are regenerated with `make openapi` after every route "
+     "change?", "Yes — adding it.", "make openapi"),
+    ("en", "feature flags are always read through `flags.get()` and not from the environment",
+     "put this in the memory", "Noted.", "flags.get()"),
+    ("ru", "", "Секреты для CI храним только в Vault, никогда в `.env`, запиши это в CLAUDE.md",
+     "Понял, записываю.", "Vault"),
+    ("ru", "", "Может, в CLAUDE.md написать, что changelog всегда обновляется в том же коммите?",
+     "Да, добавлю.", "changelog"),
+    ("zh", "", "数据库迁移一律用 `alembic` 生成，不要手写，把这个记到 CLAUDE.md 里", "好的，我记下来。", "alembic"),
+    ("tr", "", "Docker imajları her zaman `make image` ile derlenmeli, bunu CLAUDE.md'ye ekle",
+     "Tamam, ekliyorum.", "make image"),
+    ("tr", "", "Sürüm etiketleri asla elle oluşturulmamalı, bunu kurallara ekle", "Tamam.", "etiket"),
+]  # fmt: skip
+
+
+def _memory_request(item: tuple[str, str, str, str, str]) -> Scenario:
+    language, before, request, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Edit", {"file_path": "/work/project/src/service.py"}, "done")
+        if before:
+            writer.user(before)
+            writer.assistant("Okay, changing it.")
+        _plant(devset, writer, "remember", language, writer.user(request), key)
+        writer.assistant(reply)
+
+    return build
+
+
+# Look-alikes: a request to write down a state of today or a question, a question-put request the reply
+# does not take up, rules of a linter: (the request, the reply, forbidden).
+MEMORY_NOISE: list[tuple[str, str, str]] = [
+    ("note in CLAUDE.md that the staging server is down today", "Noted.", "staging"),
+    ("add to CLAUDE.md: why does the deploy take so long?", "Sure.", "deploy"),
+    ("should CLAUDE.md say that every PR needs two reviewers?", "Maybe — let's ask the team first.", "reviewer"),
+    ("add that to the eslint rules", "Done.", "eslint"),
+    ("запиши в CLAUDE.md, что сервер сегодня недоступен", "Записал.", "сервер"),
+    ("把今天服务器宕机的事记到 CLAUDE.md", "好的。", "服务器"),
+    ("bugün sunucu kapalı, bunu CLAUDE.md'ye ekle", "Tamam.", "sunucu"),
+]  # fmt: skip
+
+
+def _memory_noise(item: tuple[str, str, str]) -> Scenario:
+    request, reply, forbidden = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        writer.tool_call("Edit", {"file_path": "/work/project/src/service.py"}, "done")
+        _noise(devset, writer, "memory-request-no-rule", writer.user(request), forbidden)
+        writer.assistant(reply)
+
+    return build
+
+
+# --- a plan the user rejects with a reason that states a lasting rule --------------------------------
+# (language, the reason, the reply, key)
+PLAN_REJECTED: list[tuple[str, str, str, str]] = [
+    ("en", "don't plan schema changes without a rollback step, every migration we ship needs a down migration",
+     "Understood — I'll add a down migration to the plan.", "down migration"),
+    ("ru", "В планах всегда указывай, какие тесты добавятся, без этого план не принимаю.",
+     "Понял, добавлю раздел с тестами.", "тест"),
+    ("zh", "计划里的数据库改动一律要附带回滚步骤。", "明白，我把回滚步骤加进去。", "回滚"),
+    ("tr", "Planlarda her zaman bir geri alma adımı olmalı.", "Anladım, geri alma adımını ekliyorum.", "geri alma"),
+]  # fmt: skip
+
+
+def _plan_rejected(item: tuple[str, str, str, str]) -> Scenario:
+    language, reason, reply, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        _, ids = writer.assistant(
+            "", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Add the column\n2. Backfill"})]
+        )
+        _plant(devset, writer, "rejection", language, writer.reject(ids[0], reason), key)
+        writer.assistant(reply)
+
+    return build
+
+
+def _plan_amended_for_now(writer: SessionWriter, devset: DevSet) -> None:
+    _, ids = writer.assistant("", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Rename the module"})])
+    _noise(
+        devset, writer, "plan-amended-for-now", writer.reject(ids[0], "Add a step for the docs first"), "docs"
+    )
+    writer.assistant("Okay, adding it.")
+
+
+# --- a remark the user doubts at once, the doubt settled by a reply that owns the error ----------------
+# (language, the user's words, the reply, key)
+DOUBT_SETTLED: list[tuple[str, str, str, str]] = [
+    ("en", "Reading the config through serde is fine, but writing the config back must keep the user's "
+     "comments. But maybe I misunderstand", "You're right, I was sloppy — writes have to keep the comments.",
+     "comments"),
+    ("ru", "Импорт всегда должен сохранять комментарии. Но может, я ошибаюсь",
+     "Вы правы, я ошибся — импорт должен сохранять комментарии.", "комментари"),
+    ("zh", "导出时必须保留原始时间戳。也许我理解错了", "你说得对，是我搞错了，导出必须保留原始时间戳。", "时间戳"),
+    ("tr", "Dışa aktarım her zaman orijinal zaman damgalarını korumalı. Ama emin değilim.",
+     "Haklısınız, hata bende; dışa aktarım zaman damgalarını korumalı.", "zaman damga"),
+]  # fmt: skip
+
+
 # --- look-alikes of every shape that teach nothing ---------------------------------------------------
 def _slip(language: str, said: str, reply: str, forbidden: str) -> Scenario:
     """A concession of a one-off slip."""
@@ -489,6 +594,8 @@ NOISE: list[Scenario] = [
     _platitude,
     *map(_restated_noise, RESTATED_NOISE),
     *map(_reply_noise, REPLY_NOISE),
+    *map(_memory_noise, MEMORY_NOISE),
+    _plan_amended_for_now,
 ]
 
 SCENARIOS: list[Scenario] = [
@@ -501,6 +608,12 @@ SCENARIOS: list[Scenario] = [
     *map(_informed, INFORMED),
     *map(_restated, RESTATED),
     *map(_named_by_reply, NAMED_BY_REPLY),
+    *map(_memory_request, MEMORY_REQUESTS),
+    *map(_plan_rejected, PLAN_REJECTED),
+    *map(
+        _said("preference", lambda w: w.tool_call("Edit", {"file_path": "/work/project/src/io.py"})),
+        DOUBT_SETTLED,
+    ),
 ]
 
 # --- held apart: the same shapes in other words again, written before the rules were changed for the
