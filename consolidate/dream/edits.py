@@ -39,7 +39,11 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FORBIDDING = re.compile(
     r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.I
 )
-_BANS = re.compile(r"^\W*(?:never|do not|don'?t|avoid|no)\b", re.I)
+_BANS = re.compile(
+    r"^\W*(?:(?:claude|the assistant|you)\s+)?"
+    r"(?:never|do not|does not|don'?t|doesn'?t|must not|may not|cannot|can'?t|avoid|no)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
