@@ -169,8 +169,13 @@ def _action(text: str) -> str:
     return ""
 
 
+_EXAMPLE = re.compile(r"[—–(,;]?\s*\b(?:e\.g\.|for example|for instance)\s*,?\s*`[^`\n]+`\)?", re.I)
+
+
 def _restates(block: str, candidate: Candidate) -> bool:
-    said = words(block)
+    """Does the rule say all of the block, its examples aside? An example in code ("— e.g. `feat: Add
+    glob support, v0.11.3`") illustrates the rule; a rule that gives its own example restates it."""
+    said = words(_EXAMPLE.sub(" ", block))
     return (
         len(said) >= RESTATE_WORDS
         and coverage(said, words(candidate.principle + " " + candidate.detail)) >= RESTATES
@@ -277,8 +282,18 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
     return Edit(target.file, target.section, target.layer, [change], rationale)
 
 
+_LABEL = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([^*\n]+?):\*\*\s")
+
+
 def _in_place_of(line: str, rule: str) -> str:
-    """`rule` written where `line` was: with its list marker, continuation lines indented under it."""
+    """`rule` written where `line` was: with its list marker, continuation lines indented under it.
+    A line led by a bold label ("- **Commit style:** …") keeps it when the rule opens with that label
+    ("Commit style: Conventional commits …"), instead of a trigger before the label's words."""
+    label = _LABEL.match(line)
+    if label is not None:
+        bare = _as_step(rule)
+        if bare.casefold().startswith(f"{label[1].casefold()}:"):
+            rule = f"**{label[1]}:**{bare[len(label[1]) + 1 :]}"
     marker = LIST_MARKER.match(line)
     if marker is None:
         return rule
