@@ -41,7 +41,8 @@ _FORBIDDING = re.compile(
 )
 _BANS = re.compile(
     r"^\W*(?:(?:claude|the assistant|you)\s+)?"
-    r"(?:never|do not|does not|don'?t|doesn'?t|must not|may not|cannot|can'?t|avoid|no)\b",
+    r"(?:never|do not|does not|don'?t|doesn'?t|must not|may not|cannot|can'?t|avoid|no)\b"
+    r"|^\W*(?:claude|the assistant)\s+[a-z]+s\s+no\b",  # "Claude runs no git command that …"
     re.I,
 )
 

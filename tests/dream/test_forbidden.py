@@ -176,6 +176,8 @@ def test_no_wording_around_the_user_when_none_is_faithful(rule: str) -> None:
         ("Never push the branch; the user pushes it", False),
         ("Claude does not push, not even after a trivial commit", False),
         ("The assistant must not amend a pushed commit", False),
+        ("Claude runs no git command that stages the session files", False),
+        ("Claude runs the checks, then nothing else", True),
         ("Claude pushes the branch after the user amends it", True),  # an actor, then an order
         ("The assistant stages the follow-up and asks the user to amend it in", True),
         ("Nobody else reads the session files, so commit them last", True),  # "no" as a word, not a ban
