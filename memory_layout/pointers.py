@@ -55,16 +55,19 @@ def code_spans(line: str) -> tuple[list[tuple[int, int]], bool]:
     backslash-escaped backtick is plain text)."""
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
     spans: list[tuple[int, int]] = []
+    closed = True
     index = 0
     while index < len(runs):
         start, end = runs[index]
         size = end - start
         closing = next((j for j in range(index + 1, len(runs)) if runs[j][1] - runs[j][0] == size), None)
-        if closing is None:
-            return spans, False
+        if closing is None:  # a run no run of its length closes is literal text; the spans after it stand
+            closed = False
+            index += 1
+            continue
         spans.append((start, runs[closing][1]))
         index = closing + 1
-    return spans, True
+    return spans, closed
 
 
 def _escaped(line: str, index: int) -> bool:

@@ -22,8 +22,9 @@ def unmatched_backticks(line: str) -> list[tuple[int, int]]:
     """The backtick runs of `line` that open a code span no run closes."""
     runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(line) if not _escaped(line, m.start())]
     spans, _ = code_spans(line)
-    paired = {point for span in spans for point in span}
-    return [(start, end) for start, end in runs if start not in paired and end not in paired]
+    return [  # a run inside a span is its content (`` ` `` shows one backtick), not a delimiter
+        (start, end) for start, end in runs if not any(s <= start and end <= e for s, e in spans)
+    ]
 
 
 def _outside_code(line: str, spans: list[tuple[int, int]]) -> str:

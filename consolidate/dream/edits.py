@@ -39,7 +39,12 @@ _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FORBIDDING = re.compile(
     r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.I
 )
-_BANS = re.compile(r"^\W*(?:never|do not|don'?t|avoid|no)\b", re.I)
+_BANS = re.compile(
+    r"^\W*(?:(?:claude|the assistant|you)\s+)?"
+    r"(?:never|do not|does not|don'?t|doesn'?t|must not|may not|cannot|can'?t|avoid|no)\b"
+    r"|^\W*(?:claude|the assistant)\s+[a-z]+s\s+no\b",  # "Claude runs no git command that …"
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -165,8 +170,13 @@ def _action(text: str) -> str:
     return ""
 
 
+_EXAMPLE = re.compile(r"[—–(,;]?\s*\b(?:e\.g\.|for example|for instance)\s*,?\s*`[^`\n]+`\)?", re.I)
+
+
 def _restates(block: str, candidate: Candidate) -> bool:
-    said = words(block)
+    """Does the rule say all of the block, its examples aside? An example in code ("— e.g. `feat: Add
+    glob support, v0.11.3`") illustrates the rule; a rule that gives its own example restates it."""
+    said = words(_EXAMPLE.sub(" ", block))
     return (
         len(said) >= RESTATE_WORDS
         and coverage(said, words(candidate.principle + " " + candidate.detail)) >= RESTATES
@@ -273,8 +283,18 @@ def _claude_md_edit(candidate: Candidate, target: Remembered, snapshot: Snapshot
     return Edit(target.file, target.section, target.layer, [change], rationale)
 
 
+_LABEL = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\*\*([^*\n]+?):\*\*\s")
+
+
 def _in_place_of(line: str, rule: str) -> str:
-    """`rule` written where `line` was: with its list marker, continuation lines indented under it."""
+    """`rule` written where `line` was: with its list marker, continuation lines indented under it.
+    A line led by a bold label ("- **Commit style:** …") keeps it when the rule opens with that label
+    ("Commit style: Conventional commits …"), instead of a trigger before the label's words."""
+    label = _LABEL.match(line)
+    if label is not None:
+        bare = _as_step(rule)
+        if bare.casefold().startswith(f"{label[1].casefold()}:"):
+            rule = f"**{label[1]}:**{bare[len(label[1]) + 1 :]}"
     marker = LIST_MARKER.match(line)
     if marker is None:
         return rule

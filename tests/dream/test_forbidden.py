@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from consolidate.dream.backlog import Backlog
+from consolidate.dream.edits import orders_under_ban
 from consolidate.dream.reserved import around_the_user
 from tests.dream.fidelity_project import Project, build_project, candidate
 
@@ -107,14 +108,23 @@ def test_a_rule_that_orders_never_joins_the_list_of_what_must_not_be_done(acme, 
     )
 
 
-def test_a_ban_may_join_the_list_of_what_must_not_be_done(acme, capsys) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never run git reset on a commit that holds the session files",
+        # the ban says who may not: the actor before the negation keeps it a ban
+        "The assistant does not run git reset on a commit that holds the session files; the user does",
+        "Claude must not run git reset on a commit that holds the session files",
+    ],
+)
+def test_a_ban_may_join_the_list_of_what_must_not_be_done(acme, capsys, rule) -> None:  # type: ignore[no-untyped-def]
     acme.claude_md.write_text(
         acme.claude_md.read_text()
         + "\n## Git Operations the Assistant Cannot Perform\n\n"
         + "- Amending commits with session files\n"
     )
     ban = candidate(
-        "Never run git reset on a commit that holds the session files",
+        rule,
         layers=["L1"],
         category="FILL_GAP",
         section="Git Operations the Assistant Cannot Perform",
@@ -122,6 +132,7 @@ def test_a_ban_may_join_the_list_of_what_must_not_be_done(acme, capsys) -> None:
     code, out, err = acme.dream(capsys, acme.report(ban), "--yes")
     assert code == 0, err
     banned = acme.claude_md.read_text().split("## Git Operations the Assistant Cannot Perform", 1)[1]
+    banned = banned.split("\n## ", 1)[0]  # the list itself, not a heading made after it
     assert "git reset" in banned
 
 
@@ -157,3 +168,21 @@ def test_a_reserved_action_said_around_the_user(rule: str, said: str) -> None:
 )
 def test_no_wording_around_the_user_when_none_is_faithful(rule: str) -> None:
     assert around_the_user(rule) is None
+
+
+@pytest.mark.parametrize(
+    ("rule", "orders"),
+    [
+        ("Never push the branch; the user pushes it", False),
+        ("Claude does not push, not even after a trivial commit", False),
+        ("The assistant must not amend a pushed commit", False),
+        ("Claude runs no git command that stages the session files", False),
+        ("Claude runs the checks, then nothing else", True),
+        ("Claude pushes the branch after the user amends it", True),  # an actor, then an order
+        ("The assistant stages the follow-up and asks the user to amend it in", True),
+        ("Nobody else reads the session files, so commit them last", True),  # "no" as a word, not a ban
+    ],
+)
+def test_a_ban_is_told_from_an_order_also_when_it_names_who(rule, orders) -> None:  # type: ignore[no-untyped-def]
+    assert orders_under_ban("Git Operations Claude Cannot Perform", rule) is orders
+    assert orders_under_ban("Build Commands", rule) is False  # only a heading that forbids lists bans

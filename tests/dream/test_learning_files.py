@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from consolidate.dream.additions import topic_name
 from consolidate.dream.learning import topic_file
 from consolidate.models import Candidate
 from memory_layout.frontmatter import parse_frontmatter
@@ -101,3 +102,19 @@ def test_a_description_is_never_cut_mid_text() -> None:
 def test_a_moment_taken_from_the_rule_never_ends_in_an_ellipsis() -> None:
     _, description = _matter(Candidate(kind="correction", principle="never deploy … ; deploy", trigger=""))
     assert description == "When about to deploy"
+
+
+@pytest.mark.parametrize(
+    "trigger",
+    [
+        "adding a workspace member or fixture, or debugging a missing package",
+        "regenerating the protobuf bindings after a schema migration",
+        "internationalization",  # one long word: the slug is that word
+    ],
+)
+def test_a_topic_files_name_ends_on_a_whole_word(trigger: str) -> None:
+    name = topic_name(Candidate(kind="correction", principle="Run the checks first.", trigger=trigger), set())
+    kind, _, slug = name.removesuffix(".md").partition("_")
+    assert kind == "feedback" and 0 < len(slug) <= 40
+    said = [w for w in trigger.replace(",", " ").split() if len(w) > 2 and w not in ("when", "the", "and")]
+    assert slug.split("_") == said[: len(slug.split("_"))]  # every word whole, in order
