@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..fsutil import code_fingerprint
+from ..lazyre import keep_compiled
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
 from ..transcripts.records import Record
@@ -109,6 +110,7 @@ class SignalCache:
         """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
         from .detectors import detect_signals  # a scan with nothing new never loads the detectors
 
+        keep_compiled()  # the detectors' patterns, compiled by an earlier scan
         # The records hold no cycles and are dropped once searched: with the collector paused until
         # then they are freed by reference counting, never traversed by a collection.
         with paused_gc():
@@ -135,6 +137,7 @@ class SignalCache:
             return None
         from .detectors import detect_signals
 
+        keep_compiled()
         transcript = read_transcript(file, start=previous.offset, lean=True)
         active = continued_conversation(carry, transcript.records)
         if active is None:
