@@ -8,7 +8,6 @@ file was truncated or replaced, the whole transcript is read again.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import code_fingerprint
+from ..fsutil import blake2b, code_fingerprint
 from ..lazyre import keep_compiled
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
@@ -43,7 +42,7 @@ def detector_version() -> str:
         (package / "discover", package / "transcripts"),
         (package / "lazyre.py", package / "secrets.py", package / "secret_rules.py"),
     )
-    return f"{DETECTOR_VERSION}:{hashlib.blake2b(fingerprint.encode(), digest_size=8).hexdigest()}"
+    return f"{DETECTOR_VERSION}:{blake2b(fingerprint.encode(), digest_size=8).hexdigest()}"
 
 
 @dataclass
