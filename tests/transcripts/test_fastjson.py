@@ -89,6 +89,13 @@ _RECORD_LINES = [
     b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":1,"content":{"text":"odd"}}]}}',
     b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":false,"content":"fine"},'
     b'{"type":"tool_result","content":[{"type":"text","text":"also fine"}]}]}}',
+    b'{"type":"assistant","message":{"content":[{"type":"tool_use","id":"w","name":"Write","input":{"content":"'
+    + b"c" * 2100
+    + b'","file_path":"/a/b.py","todos":[{"x":1}]}},{"type":"tool_use","name":"Bash","input":'
+    b'{"description":"d","command":"' + b"m" * 2100 + b'","timeout":5,"path":["odd"]}}]}}',
+    b'{"type":"assistant","message":{"content":[{"type":"tool_use","input":"not an object"},'
+    b'{"type":"tool_use","input":null},{"type":"tool_use"},{"type":"tool_use","input":{"command":1.5e3,'
+    b'"notebook_path":{"deep":[1,{"a":null}]},"file_path":"\\u00e9\\n"}}]}}',
 ]
 
 
@@ -133,6 +140,33 @@ def test_a_lean_read_keeps_the_text_of_an_error_result_only(
         ("a", True, "boom"),
         ("b", False, ""),
     ]
+
+
+@pytest.mark.parametrize("with_msgspec", [True, False])
+def test_a_lean_read_keeps_only_the_tool_input_the_discoverer_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_msgspec: bool
+) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'{"type":"assistant","uuid":"a1","message":{"content":[{"type":"tool_use","id":"t","name":"Write",'
+        b'"input":{"content":"' + b"x" * 3000 + b'","file_path":"/p/a.py"}},{"type":"tool_use","id":"u",'
+        b'"name":"Bash","input":{"description":"list","command":"' + b"l" * 2500 + b'","timeout":9}}]}}\n'
+    )
+    if not with_msgspec:
+        monkeypatch.setattr(fastjson, "_decoders", [None])
+    full, lean = (
+        read_transcript(TranscriptFile(path, "s")).records[0],
+        read_transcript(TranscriptFile(path, "s"), lean=True).records[0],
+    )
+    assert [u.input for u in full.tool_uses] == [
+        {"content": "x" * 2000, "file_path": "/p/a.py"},
+        {"description": "list", "command": "l" * 2000, "timeout": 9},
+    ]
+    assert [u.input for u in lean.tool_uses] == [
+        {"file_path": "/p/a.py"},
+        {"description": "list", "command": "l" * 2000},
+    ]
+    assert list(lean.tool_uses[1].input) == ["description", "command"]  # in the record's order
 
 
 def test_refused_lines_are_read_by_the_standard_parser() -> None:
