@@ -231,3 +231,39 @@ def test_chunks_skip_the_lines_the_line_reader_skips(lines: list[bytes]) -> None
         r for block in iter_json_blocks(io.BytesIO(data), block_stats, 1 << 20, *skips) for r in block
     ]
     assert by_block == by_line and block_stats == line_stats
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SKIPPED_LINES + _RECORD_LINES), max_size=16),
+    st.sampled_from([7, 64, 300, 4096]),
+    st.booleans(),
+)
+def test_chunks_of_any_size_read_what_the_line_reader_reads(
+    lines: list[bytes], chunk: int, tail: bool
+) -> None:
+    """Whatever the chunk size (lines begun in one chunk and ended in another, chunks of one line or of
+    many), the lean chunked read keeps and decodes what the line reader does."""
+    from consolidate.transcripts import lines as line_module
+    from consolidate.transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS
+
+    data = b"\n".join(lines) + b"\n" + (b'{"type":"user","trunc' if tail else b"")
+    skips = (METADATA_PREFIXES, PROGRESS_MARKERS)
+    decoders = fastjson.record_decoders(lean=True)
+    assert decoders is not None
+    line_stats, block_stats = LineStats(), LineStats()
+    by_line = [r for _, r in iter_json_lines(io.BytesIO(data), line_stats, 1 << 20, *skips)]
+    saved = line_module._CHUNK
+    line_module._CHUNK = chunk
+    try:
+        blocks = iter_json_blocks(
+            io.BytesIO(data), block_stats, 1 << 20, *skips, decoders.one, decoders.lines
+        )
+        by_block = [r for block in blocks for r in block]
+    finally:
+        line_module._CHUNK = saved
+    as_records = [
+        normalize(r, 0, lean=True) if isinstance(r, dict) else decoders.record(r, 0) for r in by_block
+    ]
+    assert as_records == [normalize(r, 0, lean=True) for r in by_line]
+    assert block_stats == line_stats and block_stats.offset == line_stats.offset
