@@ -74,6 +74,10 @@ class _Kept:
     path: str | None = None  # None until `keep_compiled`: every pattern is compiled as usual
     entries: dict[tuple[str, int, bool], _Entry] = {}
     new = 0  # entries compiled by this process
+    used: set[tuple[str, int, bool]] = set()  # entries this process built a pattern from
+
+
+KEPT_LIMIT = 2000  # beyond this many entries (patterns since edited), a save keeps only those used
 
 
 def keep_compiled() -> None:
@@ -119,6 +123,8 @@ def _save_kept() -> None:
     path = _Kept.path
     if path is None or not _Kept.new:
         return
+    if len(_Kept.entries) > KEPT_LIMIT:
+        _Kept.entries = {key: _Kept.entries[key] for key in _Kept.used if key in _Kept.entries}
     temp = f"{path}.{os.getpid()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -140,6 +146,7 @@ def _compile(source: str, flags: int, prefilter: bool) -> tuple[re.Pattern[str],
     from array import array  # loaded only where patterns are kept: not on the hooks' path
 
     key = (source, flags, prefilter)
+    _Kept.used.add(key)
     entry = _Kept.entries.get(key)
     if entry is not None:
         try:

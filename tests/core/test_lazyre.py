@@ -112,6 +112,7 @@ def kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr(lazyre._Kept, "path", str(path))
     monkeypatch.setattr(lazyre._Kept, "entries", {})
     monkeypatch.setattr(lazyre._Kept, "new", 0)
+    monkeypatch.setattr(lazyre._Kept, "used", set())
     return path
 
 
@@ -188,3 +189,16 @@ def test_keep_compiled_reads_the_file_beside_the_bytecode(monkeypatch: pytest.Mo
     path = Path(str(lazyre._Kept.path))
     assert path.parent == Path(lazyre.__file__).parent / "__pycache__"
     assert sys.implementation.cache_tag in path.name
+
+
+def test_a_file_grown_past_its_limit_keeps_only_the_patterns_in_use(
+    kept: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(lazyre, "KEPT_LIMIT", 3)
+    for index in range(4):  # patterns an earlier version of the code used
+        lazy(f"old{index}").search("x")
+    lazyre._Kept.used.clear()  # a later process, which uses none of them
+    lazy(r"a+b").search("ab")
+    lazy(r"c+d", prefilter=True).search("cd")
+    lazyre._save_kept()
+    assert set(lazyre._read_kept(str(kept))) == {("a+b", 0, False), ("c+d", 0, True)}
