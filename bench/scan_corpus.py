@@ -12,6 +12,13 @@ that run's own); the N-times corpus repeats every session under a new name (link
     python bench/scan_corpus.py                 # speed (5 rounds), memory at 1x, 2x, 4x
     python bench/scan_corpus.py --rounds 9 --scales ""
     python bench/scan_corpus.py --show          # also print every candidate with its evidence
+    python bench/scan_corpus.py --rounds 5 --scales "" --against ../main   # paired with other code
+
+`--against DIR` runs, in every round, the scans of the code checked out in DIR as well (alternating
+which goes first), prints its figures beside this code's and this code's CPU time as a share of its,
+and says whether both wrote the same scan output: the printed report, `state.json` and the signals
+file byte for byte (the random name of the signals file and the code fingerprint in each entry's
+version aside), and the saved report (its cache key aside).
 """
 
 from __future__ import annotations
@@ -71,43 +78,88 @@ def parse_every_line(directory: Path) -> int:
     return lines
 
 
-def speed(root: Path, rounds: int, corpus: Path) -> None:
-    """Whole processes, round by round: baseline, full scan (empty state), re-scan (nothing changed)."""
+def speed(root: Path, rounds: int, corpus: Path, against: Path | None = None) -> None:
+    """Whole processes, round by round: baseline, full scan (empty state), re-scan (nothing changed);
+    with `against`, the two scans of that code too, in the same round."""
     directory = root / "speed" / "sessions"
     link_corpus(directory, 1, corpus, SPEED_SOURCES)
-    project, state = root / "speed" / "project", root / "speed" / "state"
+    project = root / "speed" / "project"
     project.mkdir()
-    env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(state), "NO_COLOR": "1"}
+    env = {**os.environ, "NO_COLOR": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    codes = {"this": {**env, "PYTHONPATH": str(ROOT)}}
+    if against is not None:
+        codes["against"] = {**env, "PYTHONPATH": str(against.resolve())}
+    states = {code: root / "speed" / f"state-{code}" for code in codes}
+    for code, state in states.items():
+        codes[code]["CONSOLIDATE_STATE_DIR"] = str(state)
     baseline = [sys.executable, "-c", BASELINE, str(directory)]
     scan = [sys.executable, "-m", "consolidate", "scan", str(project), "--all", "--transcripts", str(directory),
             "--claude-home", str(root / "speed" / "home")]  # fmt: skip
     run_process(baseline, env=env)  # warm the page cache and the bytecode
-    run_process(scan, env=env)
-    rows: dict[str, list[float]] = {k: [] for k in ("full_cpu", "full_wall", "rescan_cpu", "rescan_wall")}
-    cpu: dict[str, list[float]] = {"baseline": [], "full": [], "rescan": []}
-    for _ in range(rounds):
-        shutil.rmtree(state, ignore_errors=True)
-        base, full, again = (
-            run_process(baseline, env=env),
-            run_process(scan, env=env),
-            run_process(scan, env=env),
-        )
-        rows["full_cpu"].append(full.cpu / base.cpu)
-        rows["full_wall"].append(full.wall / base.wall)
-        rows["rescan_cpu"].append(again.cpu / full.cpu)
-        rows["rescan_wall"].append(again.wall / full.wall)
-        for name, run in (("baseline", base), ("full", full), ("rescan", again)):
-            cpu[name].append(run.cpu)
+    for code in codes:
+        run_process(scan, env=codes[code])
+    rows = {code: {k: [] for k in ("full_cpu", "full_wall", "rescan_cpu", "rescan_wall")} for code in codes}
+    cpu: dict[str, list[float]] = {"baseline": []}
+    cpu.update({f"{name} {code}": [] for code in codes for name in ("full", "rescan")})
+    outputs: dict[str, list[bytes]] = {}
+    for index in range(rounds):
+        base = run_process(baseline, env=env)
+        cpu["baseline"].append(base.cpu)
+        order = list(codes) if index % 2 == 0 else list(reversed(codes))
+        for code in order:
+            shutil.rmtree(states[code], ignore_errors=True)
+            full, again = run_process(scan, env=codes[code]), run_process(scan, env=codes[code])
+            row = rows[code]
+            row["full_cpu"].append(full.cpu / base.cpu)
+            row["full_wall"].append(full.wall / base.wall)
+            row["rescan_cpu"].append(again.cpu / full.cpu)
+            row["rescan_wall"].append(again.wall / full.wall)
+            cpu[f"full {code}"].append(full.cpu)
+            cpu[f"rescan {code}"].append(again.cpu)
+            outputs.setdefault(
+                code, [full.stdout.encode(), again.stdout.encode(), *scan_output(states[code])]
+            )
     size = sum(p.stat().st_size for p in directory.rglob("*.jsonl")) / 1e6
     print(f"scan speed, whole processes, {size:.0f} MB ({', '.join(SPEED_SOURCES)}), {rounds} rounds, "
           f"min / median / max:")  # fmt: skip
-    print(f"  CPU s: baseline {fmt_spread(cpu['baseline'], ' s')}; full scan {fmt_spread(cpu['full'], ' s')}; "
-          f"re-scan {fmt_spread(cpu['rescan'], ' s', 3)}")  # fmt: skip
-    print(f"  full scan / json.loads loop:  CPU {fmt_spread(rows['full_cpu'])}   wall {fmt_spread(rows['full_wall'])}"
-          "   (target <= 1.5x)")  # fmt: skip
-    print(f"  re-scan / full scan:          CPU {fmt_spread(rows['rescan_cpu'])}   wall {fmt_spread(rows['rescan_wall'])}"
-          "   (target <= 0.15x)")  # fmt: skip
+    for code in codes:
+        row = rows[code]
+        if against is not None:
+            print(f" {'this code' if code == 'this' else f'against {against}'}:")
+        print(f"  CPU s: baseline {fmt_spread(cpu['baseline'], ' s')}; full scan {fmt_spread(cpu[f'full {code}'], ' s')}; "
+              f"re-scan {fmt_spread(cpu[f'rescan {code}'], ' s', 3)}")  # fmt: skip
+        print(f"  full scan / json.loads loop:  CPU {fmt_spread(row['full_cpu'])}   wall {fmt_spread(row['full_wall'])}"
+              "   (target <= 1.5x)")  # fmt: skip
+        print(f"  re-scan / full scan:          CPU {fmt_spread(row['rescan_cpu'])}   wall {fmt_spread(row['rescan_wall'])}"
+              "   (target <= 0.15x)")  # fmt: skip
+    if against is not None:
+        shares = [a / b for a, b in zip(cpu["full this"], cpu["full against"], strict=True)]
+        again = [a / b for a, b in zip(cpu["rescan this"], cpu["rescan against"], strict=True)]
+        same = "the same scan output" if outputs["this"] == outputs["against"] else "the scan outputs DIFFER"
+        print(
+            f" this code / against, CPU: full scan {fmt_spread(shares)}; re-scan {fmt_spread(again)}; {same}"
+        )
+
+
+def scan_output(state: Path) -> list[bytes]:
+    """What a scan wrote under its state dir, comparable between two checkouts of the code: `state.json`
+    without the signals file's random name and each entry's code fingerprint, the signals file, the
+    saved report without its cache key, and every other file as it is."""
+    found: list[bytes] = []
+    for path in sorted(p for p in state.rglob("*") if p.is_file()):
+        data = path.read_bytes()
+        if path.name == "state.json":
+            document = json.loads(data)
+            document.get("data", {}).pop("signals_file", None)
+            for entry in document.get("files", {}).values():
+                entry.get("data", {}).pop("version", None)
+            data = json.dumps(document, sort_keys=True).encode()
+        elif path.name == "report.json":
+            data = json.dumps(json.loads(data).get("report"), sort_keys=True).encode()
+        name = "signals.jsonl" if path.name.startswith("signals-") else str(path.relative_to(state))
+        found += [name.encode(), data]
+    return found
 
 
 def child(mode: str, directory: Path, state: Path) -> dict[str, float]:
@@ -175,6 +227,9 @@ def main() -> None:
     parser.add_argument("--scales", default="1,2,4", help="corpus multiples for the memory measurement")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the speed measurement")
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="default: ../shared/corpus")
+    parser.add_argument(
+        "--against", type=Path, help="a checkout of other code, its scans run in the same rounds"
+    )
     args = parser.parse_args()
     if args.child:
         print(json.dumps(child(args.child[0], Path(args.child[1]), Path(args.child[2]))))
@@ -186,7 +241,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         if args.rounds:
-            speed(root, args.rounds, args.corpus)
+            speed(root, args.rounds, args.corpus, args.against)
         if args.scales:
             memory(root, [int(s) for s in args.scales.split(",")], args.corpus)
         if args.show:

@@ -7,7 +7,6 @@ import gc
 import importlib
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -103,6 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except Exception as exc:  # a bug of ours: one line for the user, the traceback only on request
         if os.environ.get("CONSOLIDATE_DEBUG"):
+            import traceback  # only here: every command would load it otherwise
+
             traceback.print_exc()
         sys.stderr.write(
             f"consolidate: internal error: {type(exc).__name__}: {exc} (CONSOLIDATE_DEBUG=1 shows more)\n"

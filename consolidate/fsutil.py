@@ -65,6 +65,16 @@ def sha256_hex(data: bytes) -> str:
     return sha256(data).hexdigest()
 
 
+def blake2b(data: bytes = b"", *, digest_size: int = 64) -> Any:
+    """`hashlib.blake2b` (which is CPython's built-in `_blake2` one), without importing `hashlib` and
+    with it OpenSSL."""
+    try:
+        from _blake2 import blake2b as built_in
+    except ImportError:
+        from hashlib import blake2b as built_in
+    return built_in(data, digest_size=digest_size)
+
+
 def digest_file(path: Path) -> str:
     """The content hash of `path`, or `absent` when there is no such file (OSError when unreadable,
     NotRegularFile for a FIFO or a device, which is never read)."""

@@ -7,11 +7,19 @@ literal strings one of which every match must contain (`required_literals`): a t
 them is answered without running the regex (`search`, `match` and `fullmatch` give None), so a rule of
 many branches costs a few substring tests on most texts. The literals are derived from the pattern
 itself, never listed by hand, so they stay right whatever the pattern becomes.
+
+A process that compiles many of them (a scan that reads new records) can `keep_compiled` them: what
+compiling a pattern gives the regex engine (its code, groups and prefilter literals) is kept in a file
+beside the package's bytecode, written at exit when something new was compiled, and read back by the
+next such process, which then builds each pattern from it without parsing or compiling its source.
+The file is keyed by the interpreter's version and the engine's; an entry the engine refuses (or a
+file that cannot be read) is compiled from the source as usual.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from re import _casefix, _parser  # type: ignore[attr-defined]  # the stdlib's own parser of patterns
 
 TYPE_CHECKING = False  # not `typing`: the hooks import this module
@@ -33,10 +41,10 @@ class _LazyPattern:
     def __getattr__(self, name: str) -> Any:
         compiled = self.__dict__.get("_compiled")
         if compiled is None:
-            compiled = self.__dict__["_compiled"] = re.compile(self.pattern, self.flags)
+            compiled, literals = _compile(self.pattern, self.flags, self._prefilter)
+            self.__dict__["_compiled"] = compiled
             for method in _METHODS:
                 setattr(self, method, getattr(compiled, method))
-            literals = required_literals(self.pattern, self.flags) if self._prefilter else None
             if literals:
                 caseless = bool(compiled.flags & re.IGNORECASE)
                 for method in ("search", "match", "fullmatch"):
@@ -52,6 +60,116 @@ def lazy(source: str, flags: int | re.RegexFlag = 0, *, prefilter: bool = False)
     With `prefilter`, a text without any of its required literals is not searched at all."""
     pattern: re.Pattern[str] = _LazyPattern(source, int(flags), prefilter)  # type: ignore[assignment]
     return pattern
+
+
+_Entry = tuple[int, bytes, int, dict[str, int], tuple["str | None", ...], "tuple[str, ...] | None"]
+
+
+_CODE_TYPE = "I"  # the engine's code units (`_sre.CODESIZE` bytes each)
+
+
+class _Kept:
+    """The compiled patterns kept between processes (see the module): `entries` by (source, flags, prefilter)."""
+
+    path: str | None = None  # None until `keep_compiled`: every pattern is compiled as usual
+    entries: dict[tuple[str, int, bool], _Entry] = {}
+    new = 0  # entries compiled by this process
+    used: set[tuple[str, int, bool]] = set()  # entries this process built a pattern from
+
+
+KEPT_LIMIT = 2000  # beyond this many entries (patterns since edited), a save keeps only those used
+
+
+def keep_compiled() -> None:
+    """From now on, build lazy patterns from the file of compiled patterns, and save what is compiled
+    anew into it at exit (not when the interpreter writes no bytecode)."""
+    if _Kept.path is not None:
+        return
+    import _sre
+    import os
+    from array import array
+
+    if array(_CODE_TYPE).itemsize != _sre.CODESIZE:
+        return
+
+    key = f"{sys.implementation.cache_tag}-{_sre.MAGIC}-{_sre.CODESIZE}-{sys.hexversion:x}"
+    _Kept.path = os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "__pycache__", f"patterns.{key}.marshal"
+    )
+    _Kept.entries = _read_kept(_Kept.path)
+    if not sys.dont_write_bytecode:
+        import atexit
+
+        atexit.register(_save_kept)
+
+
+def _read_kept(path: str) -> dict[tuple[str, int, bool], _Entry]:
+    import marshal
+
+    try:
+        with open(path, "rb") as handle:
+            entries = marshal.load(handle)
+    except (OSError, EOFError, ValueError, TypeError):
+        return {}
+    return entries if isinstance(entries, dict) else {}
+
+
+def _save_kept() -> None:
+    """Write the kept patterns (through a temporary file and a rename, so a reader never sees half)."""
+    import contextlib
+    import marshal
+    import os
+
+    path = _Kept.path
+    if path is None or not _Kept.new:
+        return
+    if len(_Kept.entries) > KEPT_LIMIT:
+        _Kept.entries = {key: _Kept.entries[key] for key in _Kept.used if key in _Kept.entries}
+    temp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(temp, "wb") as handle:
+            marshal.dump(_Kept.entries, handle)
+        os.replace(temp, path)
+    except (OSError, ValueError):  # a package dir that cannot be written to: compiled again next time
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    _Kept.new = 0
+
+
+def _compile(source: str, flags: int, prefilter: bool) -> tuple[re.Pattern[str], tuple[str, ...] | None]:
+    """The compiled pattern and, with `prefilter`, its required literals: from the kept entry when there
+    is one the engine takes, else compiled from the source (and kept, when patterns are kept)."""
+    if _Kept.path is None:
+        return re.compile(source, flags), required_literals(source, flags) if prefilter else None
+    import _sre
+    from array import array  # loaded only where patterns are kept: not on the hooks' path
+
+    key = (source, flags, prefilter)
+    _Kept.used.add(key)
+    entry = _Kept.entries.get(key)
+    if entry is not None:
+        try:
+            final_flags, code, groups, groupindex, indexgroup, literals = entry
+            ops = array(_CODE_TYPE, code).tolist()
+            return _sre.compile(source, final_flags, ops, groups, groupindex, indexgroup), literals
+        except (TypeError, ValueError, RuntimeError):  # not an entry of this engine: compiled again below
+            pass
+    from re import _compiler  # type: ignore[attr-defined]
+
+    parsed = _parser.parse(source, flags)
+    code = _compiler._code(parsed, flags)
+    state = parsed.state
+    names: list[str | None] = [None] * state.groups
+    for name, index in state.groupdict.items():
+        names[index] = name
+    final_flags, groups, groupindex = flags | state.flags, state.groups - 1, dict(state.groupdict)
+    compiled = _sre.compile(source, final_flags, code, groups, groupindex, tuple(names))
+    literals = _literals(parsed, flags) if prefilter else None
+    packed = array(_CODE_TYPE, code).tobytes()  # read back far faster than a list of ints
+    _Kept.entries[key] = (final_flags, packed, groups, groupindex, tuple(names), literals)
+    _Kept.new += 1
+    return compiled, literals
 
 
 def _prefiltered(method: Any, literals: tuple[str, ...], caseless: bool) -> Any:
@@ -97,6 +215,11 @@ def required_literals(source: str, flags: int = 0) -> tuple[str, ...] | None:
         parsed = _parser.parse(source, flags)
     except (re.error, RecursionError):
         return None
+    return _literals(parsed, flags)
+
+
+def _literals(parsed: Any, flags: int) -> tuple[str, ...] | None:
+    """`required_literals` of a parsed pattern."""
     exact, required = _sequence(list(parsed))
     literals = _requirement(exact) if exact is not None else required
     if literals and (flags | parsed.state.flags) & re.IGNORECASE:

@@ -9,13 +9,12 @@ builds the report again. A missing or unreadable cache is simply rebuilt.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import atomic_write, code_fingerprint
+from ..fsutil import atomic_write, blake2b, code_fingerprint
 from .echopool import Echo
 from .report import Evidence, Learning, ScanReport
 from .signals import Signal
@@ -60,7 +59,7 @@ def cached_report(
 
 
 def _key(signals: Sequence[Signal | Echo], memory: Mapping[str, str] | list[str]) -> str:
-    digest = hashlib.sha256()
+    digest = blake2b(digest_size=32)
     for start in range(0, len(signals), _CHUNK):  # in chunks: never one text of all the signals at once
         chunk = [s if isinstance(s, tuple) else vars(s) for s in signals[start : start + _CHUNK]]
         digest.update(json.dumps(chunk, ensure_ascii=False).encode("utf-8", "surrogatepass") + b"\n")

@@ -8,7 +8,6 @@ file was truncated or replaced, the whole transcript is read again.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..fsutil import code_fingerprint
+from ..fsutil import blake2b, code_fingerprint
+from ..lazyre import keep_compiled
 from ..transcripts.branches import active_records
 from ..transcripts.lines import LineStats
 from ..transcripts.records import Record
@@ -44,7 +44,7 @@ def detector_version() -> str:
         (package / "discover", package / "transcripts"),
         (package / "lazyre.py", package / "secrets.py", package / "secret_rules.py"),
     )
-    return f"{DETECTOR_VERSION}:{hashlib.blake2b(fingerprint.encode(), digest_size=8).hexdigest()}"
+    return f"{DETECTOR_VERSION}:{blake2b(fingerprint.encode(), digest_size=8).hexdigest()}"
 
 
 @dataclass
@@ -111,6 +111,7 @@ class SignalCache:
         """Read the whole transcript (new, replaced, truncated, or appended in a way the carry cannot follow)."""
         from .detectors import detect_signals  # a scan with nothing new never loads the detectors
 
+        keep_compiled()  # the detectors' patterns, compiled by an earlier scan
         # The records hold no cycles and are dropped once searched: with the collector paused until
         # then they are freed by reference counting, never traversed by a collection.
         with paused_gc():
@@ -137,6 +138,7 @@ class SignalCache:
             return None
         from .detectors import detect_signals
 
+        keep_compiled()
         transcript = read_transcript(file, start=previous.offset, lean=True)
         active = continued_conversation(carry, transcript.records)
         if active is None:

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 
 from .records import (
+    LEAN_INPUT_KEYS,
     MESSAGE_TYPES,
     RESULT_CAP,
     TEXT_CAP,
@@ -23,6 +24,7 @@ from .records import (
     _capped_input,
     _link,
     _str,
+    lean_input,
     set_content,
 )
 from .records import _result_text as _plain_result_text
@@ -69,9 +71,11 @@ class Envelope(msgspec.Struct, gc=False):
 
 class LeanBlock(Block, gc=False):
     """A block as a lean read takes it: a tool result's content is left undecoded (`Raw`) until it
-    turns out to be an error's, the only result whose text a lean reader keeps."""
+    turns out to be an error's, the only result whose text a lean reader keeps; of a tool's input,
+    only the values of `LEAN_INPUT_KEYS` are decoded (the others stay `Raw`, never built)."""
 
     content: msgspec.Raw = None  # type: ignore[assignment]  # None when absent
+    input: dict[str, msgspec.Raw] | None = None
 
 
 class LeanMessage(msgspec.Struct, gc=False):
@@ -122,7 +126,9 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
             text = block.text
             texts.append(text[:TEXT_CAP] if text.__class__ is str else "")
         elif kind == "tool_use":
-            uses.append(ToolUse(_str(block.id), _str(block.name), _capped_input(block.input)))
+            given = block.input
+            inputs = _lean_input(given) if block.__class__ is LeanBlock else _capped_input(given)
+            uses.append(ToolUse(_str(block.id), _str(block.name), inputs))
         elif kind == "tool_result":
             error, inner = bool(block.is_error), block.content
             if inner.__class__ is msgspec.Raw:  # a lean read: only an error's text is kept
@@ -137,6 +143,26 @@ def _result_text(content: str | list[Part] | None) -> str:
     if content:
         return "\n".join([_str(p.text) for p in content if p.type == "text"])[:RESULT_CAP]  # type: ignore[union-attr]
     return ""
+
+
+_any_value = msgspec.json.Decoder()
+
+
+def _lean_input(given: dict[str, msgspec.Raw] | None) -> dict[str, Any]:
+    """`lean_input` of a tool's input whose values are undecoded: only those it keeps are decoded."""
+    if not given:
+        return {}
+    kept = {}
+    for key, value in given.items():
+        if key in LEAN_INPUT_KEYS:
+            try:  # msgspec checked the value when it took it whole: it decodes
+                kept[key] = _any_value.decode(value)
+            except msgspec.DecodeError:
+                try:
+                    kept[key] = json.loads(bytes(value))
+                except (ValueError, RecursionError):
+                    continue
+    return lean_input(kept)
 
 
 def _decoded(raw: msgspec.Raw) -> str | list[Part] | None:

@@ -32,6 +32,9 @@ METADATA_PREFIXES = tuple(
 TEXT_CAP = 20_000
 RESULT_CAP = 2_000
 INPUT_CAP = 2_000
+# What a lean reader (the discoverer, and the context it carries between scans) reads of a tool's input:
+# a lean read keeps these keys only, and never builds the rest (a file's new content, an edit's strings).
+LEAN_INPUT_KEYS = frozenset({"command", "file_path", "notebook_path", "path", "description"})
 
 REJECTION_PREFIX = "The user doesn't want to proceed with this tool use"
 _REASON_SPLIT = lazy(r"the user said:\s*", re.IGNORECASE)
@@ -157,7 +160,7 @@ class Record(Plain):
 
 def normalize(raw: dict[str, Any], line: int = 0, *, lean: bool = False) -> Record | None:
     """The record as a `Record`, or None for metadata records (titles, snapshots, queue operations).
-    `lean`: a tool result that is no error keeps no text."""
+    `lean`: a tool result that is no error keeps no text, and a tool's input only `LEAN_INPUT_KEYS`."""
     kind = raw.get("type")
     if kind.__class__ is not str or kind not in MESSAGE_TYPES:
         return None
@@ -209,9 +212,9 @@ def _read_content(record: Record, content: Any, lean: bool = False) -> None:
             text = block.get("text", "")
             texts.append(text[:TEXT_CAP] if text.__class__ is str else "")
         elif kind == "tool_use":
-            uses.append(
-                ToolUse(_str(block.get("id")), _str(block.get("name")), _capped_input(block.get("input")))
-            )
+            given = block.get("input")
+            inputs = lean_input(given) if lean else _capped_input(given)
+            uses.append(ToolUse(_str(block.get("id")), _str(block.get("name")), inputs))
         elif kind == "tool_result":
             error = bool(block.get("is_error"))
             text = _result_text(block.get("content")) if error or not lean else ""
@@ -235,6 +238,13 @@ def _capped_input(value: Any) -> dict[str, Any]:
     if all(not isinstance(v, str) or len(v) <= INPUT_CAP for v in value.values()):
         return value
     return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items()}
+
+
+def lean_input(value: Any) -> dict[str, Any]:
+    """The keys of a tool's input a lean reader reads (`LEAN_INPUT_KEYS`), in their order, capped."""
+    if not isinstance(value, dict):
+        return {}
+    return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items() if k in LEAN_INPUT_KEYS}
 
 
 def _result_text(content: Any) -> str:

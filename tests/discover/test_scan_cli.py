@@ -98,3 +98,25 @@ def test_usage_errors_exit_2(
     assert main(["scan", _project(tmp_path), *args]) == 2
     out, err = capsys.readouterr()
     assert out == "" and message in err and "Traceback" not in err
+
+
+def test_the_collector_is_paused_for_the_scan_only(
+    sessions: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    import consolidate.discover
+
+    seen: list[bool] = []
+    real = consolidate.discover.find_candidates
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr("consolidate.discover.find_candidates", spy)
+    assert gc.isenabled()
+    assert main(["scan", _project(tmp_path), "--transcripts", str(sessions)]) == 0
+    assert seen == [False]  # paused while it scans
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # back on, and nothing left frozen
+    assert "1 candidate(s) from 2 session(s)" in capsys.readouterr().out

@@ -89,6 +89,13 @@ _RECORD_LINES = [
     b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":1,"content":{"text":"odd"}}]}}',
     b'{"type":"user","message":{"content":[{"type":"tool_result","is_error":false,"content":"fine"},'
     b'{"type":"tool_result","content":[{"type":"text","text":"also fine"}]}]}}',
+    b'{"type":"assistant","message":{"content":[{"type":"tool_use","id":"w","name":"Write","input":{"content":"'
+    + b"c" * 2100
+    + b'","file_path":"/a/b.py","todos":[{"x":1}]}},{"type":"tool_use","name":"Bash","input":'
+    b'{"description":"d","command":"' + b"m" * 2100 + b'","timeout":5,"path":["odd"]}}]}}',
+    b'{"type":"assistant","message":{"content":[{"type":"tool_use","input":"not an object"},'
+    b'{"type":"tool_use","input":null},{"type":"tool_use"},{"type":"tool_use","input":{"command":1.5e3,'
+    b'"notebook_path":{"deep":[1,{"a":null}]},"file_path":"\\u00e9\\n"}}]}}',
 ]
 
 
@@ -133,6 +140,33 @@ def test_a_lean_read_keeps_the_text_of_an_error_result_only(
         ("a", True, "boom"),
         ("b", False, ""),
     ]
+
+
+@pytest.mark.parametrize("with_msgspec", [True, False])
+def test_a_lean_read_keeps_only_the_tool_input_the_discoverer_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_msgspec: bool
+) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(
+        b'{"type":"assistant","uuid":"a1","message":{"content":[{"type":"tool_use","id":"t","name":"Write",'
+        b'"input":{"content":"' + b"x" * 3000 + b'","file_path":"/p/a.py"}},{"type":"tool_use","id":"u",'
+        b'"name":"Bash","input":{"description":"list","command":"' + b"l" * 2500 + b'","timeout":9}}]}}\n'
+    )
+    if not with_msgspec:
+        monkeypatch.setattr(fastjson, "_decoders", [None])
+    full, lean = (
+        read_transcript(TranscriptFile(path, "s")).records[0],
+        read_transcript(TranscriptFile(path, "s"), lean=True).records[0],
+    )
+    assert [u.input for u in full.tool_uses] == [
+        {"content": "x" * 2000, "file_path": "/p/a.py"},
+        {"description": "list", "command": "l" * 2000, "timeout": 9},
+    ]
+    assert [u.input for u in lean.tool_uses] == [
+        {"file_path": "/p/a.py"},
+        {"description": "list", "command": "l" * 2000},
+    ]
+    assert list(lean.tool_uses[1].input) == ["description", "command"]  # in the record's order
 
 
 def test_refused_lines_are_read_by_the_standard_parser() -> None:
@@ -197,3 +231,39 @@ def test_chunks_skip_the_lines_the_line_reader_skips(lines: list[bytes]) -> None
         r for block in iter_json_blocks(io.BytesIO(data), block_stats, 1 << 20, *skips) for r in block
     ]
     assert by_block == by_line and block_stats == line_stats
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SKIPPED_LINES + _RECORD_LINES), max_size=16),
+    st.sampled_from([7, 64, 300, 4096]),
+    st.booleans(),
+)
+def test_chunks_of_any_size_read_what_the_line_reader_reads(
+    lines: list[bytes], chunk: int, tail: bool
+) -> None:
+    """Whatever the chunk size (lines begun in one chunk and ended in another, chunks of one line or of
+    many), the lean chunked read keeps and decodes what the line reader does."""
+    from consolidate.transcripts import lines as line_module
+    from consolidate.transcripts.records import METADATA_PREFIXES, PROGRESS_MARKERS
+
+    data = b"\n".join(lines) + b"\n" + (b'{"type":"user","trunc' if tail else b"")
+    skips = (METADATA_PREFIXES, PROGRESS_MARKERS)
+    decoders = fastjson.record_decoders(lean=True)
+    assert decoders is not None
+    line_stats, block_stats = LineStats(), LineStats()
+    by_line = [r for _, r in iter_json_lines(io.BytesIO(data), line_stats, 1 << 20, *skips)]
+    saved = line_module._CHUNK
+    line_module._CHUNK = chunk
+    try:
+        blocks = iter_json_blocks(
+            io.BytesIO(data), block_stats, 1 << 20, *skips, decoders.one, decoders.lines
+        )
+        by_block = [r for block in blocks for r in block]
+    finally:
+        line_module._CHUNK = saved
+    as_records = [
+        normalize(r, 0, lean=True) if isinstance(r, dict) else decoders.record(r, 0) for r in by_block
+    ]
+    assert as_records == [normalize(r, 0, lean=True) for r in by_line]
+    assert block_stats == line_stats and block_stats.offset == line_stats.offset
