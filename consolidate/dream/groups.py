@@ -101,13 +101,17 @@ def group_proposals(plan: Plan, *, max_decisions: int = MAX_DECISIONS) -> None:
             waiting += kept[MAX_GROUP_ITEMS:]
         else:
             units.extend([m] for m in members)
-    units.sort(key=lambda unit: min(plan.proposals.index(p) for p in unit))
+    # each proposal's place in the plan, looked up by identity: `list.index` compares the models field
+    # by field, once per proposal before it, for every proposal of every unit
+    place = {id(p): number for number, p in enumerate(plan.proposals)}
+    first = {id(unit): min(place[id(p)] for p in unit) for unit in units}
+    units.sort(key=lambda unit: first[id(unit)])
     while len(units) > max_decisions:
         candidates = [u for u in units if all(_may_wait(p) for p in u)]
         if not candidates:
             break
-        last = max(candidates, key=lambda u: (_rank(u[0]), min(plan.proposals.index(p) for p in u)))
-        units.remove(last)
+        last = max(candidates, key=lambda u: (_rank(u[0]), first[id(u)]))
+        units = [u for u in units if u is not last]
         waiting += last
     _renumber(plan, units)
     plan.waiting += len(waiting)

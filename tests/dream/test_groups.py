@@ -67,6 +67,18 @@ def test_a_run_keeps_a_reviewable_number_of_decisions_and_says_how_many_wait() -
     assert any(f"{plan.waiting} more proposal(s) wait for the next run" in note for note in plan.notes)
 
 
+def test_what_waits_is_the_lowest_priority_then_the_latest_in_the_plan() -> None:
+    """Date fixes wait before stale entries; among one priority the last in the plan wait first,
+    whatever the plan's size (each proposal's place looked up once)."""
+    dates = [proposal(n, "EDIT", "DATE_FIX", f"d{n}") for n in range(1, 4)]
+    stale = [proposal(n, "REMOVE", "STALE", f"s{n}") for n in range(4, 16)]
+    plan = plan_of(dates + stale)
+    group_proposals(plan)
+    kept = [p.summary for p in plan.proposals]
+    assert kept == [f"STALE: entry {n}" for n in range(4, 4 + MAX_DECISIONS)]
+    assert plan.waiting == 15 - MAX_DECISIONS
+
+
 def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> None:
     plan = plan_of([proposal(n) for n in range(1, 5)] + [proposal(5, "REMOVE", "LOW-VALUE", "generic")])
     group_proposals(plan)
