@@ -253,7 +253,7 @@ class _State:
         self.backlog = backlog
         self.result = Additions()
         self.entries = remembered(snapshot)
-        self.matchers: dict[str, Matcher] = {}
+        self.matchers: dict[str, tuple[list[Remembered], Matcher]] = {}  # by pool: built once a run
         self.names = set(snapshot.tree.files)
         self.taken = set(claimed)
         self.added = 0
@@ -418,11 +418,12 @@ class _State:
     def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
         """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
         and the entry the verdict names."""
-        pool = self._pool(layer)
         key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
-        if key not in self.matchers:
-            self.matchers[key] = Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
-        verdict = self.matchers[key].judge(candidate.principle)
+        if key not in self.matchers:  # the pool is read once too, not once per candidate
+            pool = self._pool(layer)
+            self.matchers[key] = pool, Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
+        pool, matcher = self.matchers[key]
+        verdict = matcher.judge(candidate.principle)
         return verdict, pool[verdict.members[0]] if verdict.members else None
 
     def _pool(self, layer: str | None) -> list[Remembered]:
