@@ -253,7 +253,7 @@ class _State:
         self.backlog = backlog
         self.result = Additions()
         self.entries = remembered(snapshot)
-        self.matchers: dict[str, Matcher] = {}
+        self.matchers: dict[str, tuple[list[Remembered], Matcher]] = {}  # by pool: built once a run
         self.names = set(snapshot.tree.files)
         self.taken = set(claimed)
         self.added = 0
@@ -418,11 +418,12 @@ class _State:
     def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
         """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
         and the entry the verdict names."""
-        pool = self._pool(layer)
         key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
-        if key not in self.matchers:
-            self.matchers[key] = Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
-        verdict = self.matchers[key].judge(candidate.principle)
+        if key not in self.matchers:  # the pool is read once too, not once per candidate
+            pool = self._pool(layer)
+            self.matchers[key] = pool, Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
+        pool, matcher = self.matchers[key]
+        verdict = matcher.judge(candidate.principle)
         return verdict, pool[verdict.members[0]] if verdict.members else None
 
     def _pool(self, layer: str | None) -> list[Remembered]:
@@ -549,6 +550,7 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     groups: list[tuple[int, list[Candidate]]] = []
     restated: set[int] = set()  # groups that took a wording the matcher found stating the same rule
     index = Index()
+    alone = Statements()  # each wording's matcher built once, though every pair of them is compared
     for order, stream in enumerate(streams):
         for candidate in stream:
             score, position = index.most_alike(f"{candidate.trigger} {candidate.principle}")
@@ -563,7 +565,7 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 groups[position][1].append(candidate)
             elif (general := _case_of(candidate, [g for _, g in groups])) is not None:
                 groups[general][1].append(candidate)  # one rule and its special case are one learning
-            elif (same := _same_rule(candidate, [g[0] for _, g in groups])) is not None:
+            elif (same := _same_rule(candidate, [g[0] for _, g in groups], alone)) is not None:
                 groups[same][1].append(candidate)  # the one rule, told twice in other words
                 restated.add(same)
             else:  # the index holds one text per group, so positions match
@@ -572,9 +574,9 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
     merged = []
     for position, (order, group) in enumerate(groups):
         widest = [c for c in group if not any(special_case(c, o) for o in group if o is not c)]
-        widest = _stating(widest) if len(widest) > 1 else widest
+        widest = _stating(widest, alone) if len(widest) > 1 else widest
         best = max(widest or group, key=_speaks_best)  # the general rule speaks for its special cases
-        speaks = Matcher.of_entries([("", "", best.principle)]) if position in restated else None
+        speaks = alone(best.principle) if position in restated else None
         others = [
             c.principle
             for c in group
@@ -665,11 +667,26 @@ def _negations(text: str) -> set[str]:
 _NEGATION = re.compile(r"\b(?:never|not|no|don't|do not|nicht|не|нельзя|никогда|不|别|asla|değil)\b")
 
 
-def _stating(group: list[Candidate]) -> list[Candidate]:
+class Statements:
+    """The matcher of each wording of one run alone (what a memory holding just that statement says
+    of another), built once per wording: the candidates of a run are compared pair by pair, so a
+    matcher per comparison would be built again for every other candidate."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Matcher] = {}
+
+    def __call__(self, principle: str) -> Matcher:
+        found = self._built.get(principle)
+        if found is None:
+            found = self._built[principle] = Matcher.of_entries([("", "", principle)])
+        return found
+
+
+def _stating(group: list[Candidate], alone: Statements) -> list[Candidate]:
     """Those of one learning's wordings that no other wording states more of: a rule another states
     only as part of itself ("Remind the user to amend … after each commit" of "Stop after all commits so
     the user can review the change, amend … and do tests") does not speak for the learning."""
-    judged = [Matcher.of_entries([("", "", c.principle)]) for c in group]
+    judged = [alone(c.principle) for c in group]
 
     def states(i: int, j: int) -> bool:
         return judged[i].judge(group[j].principle).category == "RECORDED"
@@ -682,7 +699,7 @@ def _stating(group: list[Candidate]) -> list[Candidate]:
     return kept or group
 
 
-def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
+def _same_rule(candidate: Candidate, leads: list[Candidate], alone: Statements) -> int | None:
     """The group whose lead states the candidate's rule, or whose rule the candidate states, by the
     matcher that says whether memory states a rule ("Don't install it until it passes its tests" is
     stated by "After the tests pass, install the new version"): one learning of the run, one proposal.
@@ -698,10 +715,10 @@ def _same_rule(candidate: Candidate, leads: list[Candidate]) -> int | None:
     ]  # a rule of the project is one rule in CLAUDE.md or the memory dir; one of every project is not
     if not fitting:
         return None
-    stating = Matcher.of_entries([("", "", candidate.principle)])
+    stating = alone(candidate.principle)
 
     def same(lead: Candidate) -> bool:
-        if Matcher.of_entries([("", "", lead.principle)]).judge(candidate.principle).category == "RECORDED":
+        if alone(lead.principle).judge(candidate.principle).category == "RECORDED":
             return True
         if stating.judge(lead.principle).category == "RECORDED":
             return True

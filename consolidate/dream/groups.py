@@ -101,14 +101,20 @@ def group_proposals(plan: Plan, *, max_decisions: int = MAX_DECISIONS) -> None:
             waiting += kept[MAX_GROUP_ITEMS:]
         else:
             units.extend([m] for m in members)
-    units.sort(key=lambda unit: min(plan.proposals.index(p) for p in unit))
-    while len(units) > max_decisions:
-        candidates = [u for u in units if all(_may_wait(p) for p in u)]
-        if not candidates:
-            break
-        last = max(candidates, key=lambda u: (_rank(u[0]), min(plan.proposals.index(p) for p in u)))
-        units.remove(last)
-        waiting += last
+    # each proposal's place in the plan, looked up by identity: `list.index` compares the models field
+    # by field, once per proposal before it, for every proposal of every unit
+    place = {id(p): number for number, p in enumerate(plan.proposals)}
+    first = {id(unit): min(place[id(p)] for p in unit) for unit in units}
+    units.sort(key=lambda unit: first[id(unit)])
+    if len(units) > max_decisions:
+        # the units that may wait go last first, by priority, then by place in the plan: one sort,
+        # not a search of every unit for each one that waits
+        movable = [u for u in units if all(_may_wait(p) for p in u)]
+        movable.sort(key=lambda u: (_rank(u[0]), first[id(u)]), reverse=True)
+        gone = movable[: len(units) - max_decisions]
+        waiting += [p for unit in gone for p in unit]
+        left = {id(u) for u in gone}
+        units = [u for u in units if id(u) not in left]
     _renumber(plan, units)
     plan.waiting += len(waiting)
     if waiting:

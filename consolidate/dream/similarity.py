@@ -19,6 +19,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
@@ -81,6 +82,7 @@ def _said_otherwise(word: str, whole: Sequence[str]) -> bool:
     )
 
 
+@lru_cache(maxsize=65536)  # the words of a run's candidates are stemmed again for every pair compared
 def _stem(word: str) -> str:
     """A light English stem: tagged / tags / tag, dependency / dependencies, adding / add."""
     for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import io
 import json
+import random
+from collections import Counter
 
 import pytest
 
@@ -65,6 +67,18 @@ def test_a_run_keeps_a_reviewable_number_of_decisions_and_says_how_many_wait() -
     assert plan.waiting == 14 + 1 - MAX_DECISIONS
     assert [p.id for p in plan.proposals] == [f"P{n}" for n in range(1, len(plan.proposals) + 1)]
     assert any(f"{plan.waiting} more proposal(s) wait for the next run" in note for note in plan.notes)
+
+
+def test_what_waits_is_the_lowest_priority_then_the_latest_in_the_plan() -> None:
+    """Date fixes wait before stale entries; among one priority the last in the plan wait first,
+    whatever the plan's size (each proposal's place looked up once)."""
+    dates = [proposal(n, "EDIT", "DATE_FIX", f"d{n}") for n in range(1, 4)]
+    stale = [proposal(n, "REMOVE", "STALE", f"s{n}") for n in range(4, 16)]
+    plan = plan_of(dates + stale)
+    group_proposals(plan)
+    kept = [p.summary for p in plan.proposals]
+    assert kept == [f"STALE: entry {n}" for n in range(4, 4 + MAX_DECISIONS)]
+    assert plan.waiting == 15 - MAX_DECISIONS
 
 
 def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> None:
@@ -129,3 +143,67 @@ def test_a_group_rationale_says_how_many_targets_it_does_not_list() -> None:
         "UPDATE: adds to “rule 1” (kept); UPDATE: adds to “rule 2” (kept); UPDATE: adds to “rule 3” (kept); "
         "and 2 more"
     )
+
+
+KINDS = [
+    ("REMOVE", "STALE", "deleted"),
+    ("EDIT", "DATE_FIX", "relative-date"),
+    ("MERGE", "MERGE", "near-copy"),
+    ("REMOVE", "REDUNDANT", "in-claude-md"),
+    ("ADD", "FILL_GAP", ""),
+    ("REMOVE", "LOW-VALUE", "generic"),
+    ("REMOVE", "SUPERSEDED", "replaced"),
+]
+
+
+def _waiting_as_first_written(plan: Plan, max_decisions: int) -> list[str]:
+    """Which proposals wait, by the loop as first written: while there are too many decisions, the
+    unit that may wait with the lowest priority, then the latest in the plan, waits."""
+    from consolidate.dream.groups import MAX_GROUP_ITEMS, _key, _may_wait, _rank
+
+    keyed: dict[tuple[str, str, str], list[Proposal]] = {}
+    for p in plan.proposals:
+        keyed.setdefault(("set aside", p.id, "") if p.skipped is not None else _key(p), []).append(p)
+    units: list[list[Proposal]] = []
+    waiting: list[Proposal] = []
+    for members in keyed.values():
+        kept = [m for m in members if not _may_wait(m)] + [m for m in members if _may_wait(m)]
+        units.append(kept[:MAX_GROUP_ITEMS])
+        waiting += kept[MAX_GROUP_ITEMS:]
+    place = [p.id for p in plan.proposals]
+    units.sort(key=lambda u: min(place.index(p.id) for p in u))
+    while len(units) > max_decisions:
+        candidates = [u for u in units if all(_may_wait(p) for p in u)]
+        if not candidates:
+            break
+        last = max(candidates, key=lambda u: (_rank(u[0]), min(place.index(p.id) for p in u)))
+        units.remove(last)
+        waiting += last
+    return [f"{p.summary}\t{p.action} {p.category}".strip() for p in waiting]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_what_waits_is_what_the_loop_as_first_written_lets_wait(seed: int) -> None:
+    rng = random.Random(seed)
+    kinds = [rng.choice(KINDS) for _ in range(rng.randrange(1, 90))]
+    reasons = [r if rng.random() < 0.5 else f"{r}{rng.randrange(30)}" for _, _, r in kinds]
+    proposals = [
+        proposal(n, a, c, reason, sources=["discoverer"] if a == "ADD" else ["auditor"])
+        for n, ((a, c, _), reason) in enumerate(zip(kinds, reasons, strict=True), start=1)
+    ]
+    max_decisions = rng.randrange(1, 25)
+    expected = _waiting_as_first_written(plan_of([p.model_copy() for p in proposals]), max_decisions)
+    plan = plan_of(proposals)
+    group_proposals(plan, max_decisions=max_decisions)
+    kept = {p.summary for p in plan.proposals}
+    waited = [summary.split("\t")[0] for summary in expected]
+    assert [p.summary for p in proposals if p.summary not in kept] == sorted(
+        waited, key=[p.summary for p in proposals].index
+    )
+    assert plan.waiting == len(expected)
+    if expected:  # the kinds named in the order they came to wait (the most common first)
+        kinds = Counter(summary.split("\t")[1] for summary in expected).most_common()
+        listed = ", ".join(f"{n} {kind}" for kind, n in kinds)
+        assert any(
+            f"{len(expected)} more proposal(s) wait for the next run ({listed})" in n for n in plan.notes
+        )

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from consolidate.cli import main
 from consolidate.dream.additions import merge_alike
 from consolidate.engines import AUDITOR, DISCOVERER
@@ -237,3 +239,33 @@ def test_of_several_rules_a_wording_states_the_one_sharing_most_of_it_takes_it()
     said = [c.principle + "\n" + c.detail for c, _ in merged]
     assert any("Save the plan" in text and "Add a dated log entry" in text for text in said)
     assert any(text.startswith("Always bump the version") and "Save the plan" not in text for text in said)
+
+
+def test_each_wording_gets_one_matcher_of_its_own_however_many_it_is_compared_with(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The learnings of a run are compared pair by pair: the matcher of a wording alone is built once
+    for the run, not once per comparison (that was quadratic in the learnings)."""
+    from consolidate.discover.matcher import Matcher
+
+    built: list[str] = []
+    real = Matcher.of_entries.__func__  # type: ignore[attr-defined]
+
+    def of_entries(cls: type[Matcher], entries: list[tuple[str, str, str]]) -> Matcher:
+        built.append(entries[0][2] if len(entries) == 1 else "")
+        return real(cls, entries)
+
+    monkeypatch.setattr(Matcher, "of_entries", classmethod(of_entries))
+    rules = [
+        "Run the ledger migration only from the worker",
+        "Wrap every invoice export in a transaction",
+        "Pass the tenant id explicitly to the webhook sender",
+        "Keep the cache warmup batch under 500 rows",
+        "Retry the queue consumer at most twice",
+        "Log the correlation id before calling the scheduler",
+        "Take the advisory lock before the exporter runs",
+        "Check the feature flag before the importer starts",
+    ]
+    merged = merge_alike([_candidate(rule, 1, _evidence(f"s{n}", 1)) for n, rule in enumerate(rules)])
+    assert len(merged) == len(rules)  # none alike: every pair was compared
+    assert sorted(built) == sorted(set(built)) and set(built) <= set(rules)
