@@ -54,12 +54,17 @@ def test_a_crash_between_commit_and_offsets_loses_and_duplicates_nothing(
 def test_sigkill_at_random_moments_then_a_clean_tick(tmp_path: Path, claude_home: Path) -> None:
     expected = make_backlog(claude_home, tmp_path, sessions=16, markers=200)
     rng = random.Random(7)
+    # how long one tick of this budget runs here (start-up and imports vary with the box and with
+    # cached bytecode): the kills are timed within it, so they land mid-run on a fast box too
+    started = time.monotonic()
+    assert tick_process(tmp_path, "--max-bytes", "200000").wait(60) == 0
+    lasted = time.monotonic() - started
     killed_while_running = 0
-    for _ in range(40):  # kill until three kills landed mid-run (how fast a tick starts varies)
+    for _ in range(40):  # kill until three kills landed mid-run
         if killed_while_running >= 3:
             break
         process = tick_process(tmp_path, "--max-bytes", "200000")
-        time.sleep(rng.uniform(0.05, 0.35))
+        time.sleep(rng.uniform(0.3, 0.9) * lasted)
         killed_while_running += process.poll() is None
         process.send_signal(signal.SIGKILL)
         process.wait(60)
