@@ -18,7 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
-from ..discover.dedupe import one_sequence, orders_the_same, unsaid_words
+from ..discover.dedupe import DEGREE, one_sequence, orders_the_same, unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
@@ -44,7 +44,7 @@ from .paths import real_names
 from .placement import Place, beside
 from .remembered import Remembered, remembered
 from .reserved import around_the_user
-from .similarity import ALIKE, Index, coverage, words
+from .similarity import ALIKE, STOP, Index, coverage, words
 from .titles import flat, mend, title_of
 from .topics import section_type, subject_slug
 from .wording import impersonal
@@ -811,6 +811,9 @@ def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
     return TYPE_SECTIONS[kind]
 
 
+_NOT_A_NAME = STOP | DEGREE | {"when", "the", "and"}
+
+
 def _whole_words(words_: list[str], limit: int) -> str:
     """The words joined by `_` within `limit` characters, never a word cut ("…_debuggin"); a first
     word longer than the limit alone is cut."""
@@ -826,8 +829,8 @@ def _whole_words(words_: list[str], limit: int) -> str:
 def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -> str:
     source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
     source = without_secrets(source)  # a file name is written too: redact before slugging
-    words_ = [
-        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
+    words_ = [  # the words that say what it is about: no "the", "have", "no", "all", "definitely"
+        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in _NOT_A_NAME
     ]
     slug = _whole_words(words_[:5], 40) or "learning"
     kind = kind or topic_type(candidate)
