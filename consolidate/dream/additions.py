@@ -10,7 +10,7 @@ kept. Past the ADD cap a learning waits in the backlog; nothing found is ever si
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -240,7 +240,7 @@ def additions(
     waiting = backlog.pending() if backlog is not None else []
     state.result.taken_up = list(backlog.waiting) if backlog is not None else []
     streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
-    for candidate, queue_ids in merge_alike(*streams):
+    for candidate, queue_ids in merge_alike(*streams, recorded=state.records):
         state.take(spelt_as_the_project(snapshot, candidate), queue_ids, max_add)
     return state.result
 
@@ -415,14 +415,24 @@ class _State:
         and the review says why."""
         self.result.waiting.append((candidate, reason))
 
-    def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
-        """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
-        and the entry the verdict names."""
+    def records(self, principle: str) -> bool:
+        """Does the memory, on any layer, already state `principle`?"""
+        return self.matcher_of(None).judge(principle).category == "RECORDED"
+
+    def matcher_of(self, layer: str | None) -> Matcher:
+        return self._matched(layer)[1]
+
+    def _matched(self, layer: str | None) -> tuple[list[Remembered], Matcher]:
         key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
         if key not in self.matchers:  # the pool is read once too, not once per candidate
             pool = self._pool(layer)
             self.matchers[key] = pool, Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
-        pool, matcher = self.matchers[key]
+        return self.matchers[key]
+
+    def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
+        """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
+        and the entry the verdict names."""
+        pool, matcher = self._matched(layer)
         verdict = matcher.judge(candidate.principle)
         return verdict, pool[verdict.members[0]] if verdict.members else None
 
@@ -541,12 +551,15 @@ def placements(candidate: Candidate) -> list[Layer]:
     return places
 
 
-def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
+def merge_alike(
+    *streams: Iterable[Candidate], recorded: Callable[[str], bool] | None = None
+) -> list[tuple[Candidate, list[str]]]:
     """Candidates that say the same thing become one: the fullest text, the frequency of its distinct
     sightings (`sightings`: the same sessions read again count once), the strongest confidence and
     impact, the evidence (each record once) and queue ids, and the others' wording where it adds words
-    ("Also: …" in the detail). The first of several streams (the backlog) keeps its order and comes
-    first; the rest is ranked by impact."""
+    ("Also: …" in the detail) — never a wording the memory already states (`recorded`): it would repeat
+    the entry beside it. The first of several streams (the backlog) keeps its order and comes first;
+    the rest is ranked by impact."""
     groups: list[tuple[int, list[Candidate]]] = []
     restated: set[int] = set()  # groups that took a wording the matcher found stating the same rule
     index = Index()
@@ -594,6 +607,8 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 )  # "the linter" beside `cargo clippy`
             )
         ]
+        if recorded is not None:
+            others = [o for o in others if not recorded(o)]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         layers = _holding(best, group) if others else best.layers
         combined = best.model_copy(
