@@ -74,6 +74,12 @@ def _run(args: argparse.Namespace) -> int:
                                     ensure_ascii=False) + "\n")  # fmt: skip
         return 0
     _print_report(report)
+    if not report.sessions_scanned:  # a wrong project key or Claude home shows as no session at all
+        from ..transcripts import find_transcripts
+
+        folder = directory or settings.layout.transcripts_dir
+        if not find_transcripts(folder):
+            sys.stdout.write(f"no session transcript in {folder}\n")
     return 0
 
 

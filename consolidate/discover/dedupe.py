@@ -159,7 +159,7 @@ _JOINING = frozenset(
 )
 # Words of degree and hedging ("almost always", "really", "probably"): how strongly it was said, not
 # what the rule says — a wording that lacks them loses nothing a rule would keep.
-_DEGREE = frozenset(
+DEGREE = frozenset(
     {
         "almost",
         "nearly",
@@ -198,7 +198,7 @@ def unsaid_words(part: str, whole: str) -> list[str]:
         if (len(word) > 4 or word in named and len(word) > 1)
         and word not in STOPWORDS
         and word not in _JOINING
-        and word not in _DEGREE
+        and word not in DEGREE
         and not any(_inflected(word, other) for other in said)
     ]
 

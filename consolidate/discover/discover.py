@@ -195,6 +195,7 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
     wishes = {c.principle for c in wished}
     merged = merge_candidates(kept)
     attach_echoes(merged, echoes)
+    notes: list[str] = []  # every learning left out because the memory states it, with the entry
     for candidate in merged:
         if nothing_remembered:  # what the matcher says of every learning when nothing is remembered
             candidate.category, candidate.related = "FILL_GAP", ""
@@ -210,12 +211,14 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
             and matcher.judge(as_said[candidate.principle]).category == "RECORDED"
         ):
             stats["dropped_recorded"] += 1  # the memory states the rule as it was said: what the completion
+            notes.append(_recorded_note(candidate, matcher.judge(as_said[candidate.principle]).related))
             continue  # added (a name for its object, a reason's words) is no new rule, nor an edit of one
         if candidate.principle in wishes and match.category in ("RECORDED", "UPDATE"):
             stats["dropped_wish_remembered"] += 1  # memory speaks of it: said again, it was not followed
             continue
         if match.category == "RECORDED" and match.how == "words":
             stats["dropped_recorded"] += 1
+            notes.append(_recorded_note(candidate, match.quote or match.related))
             if candidate.queue_id:
                 dropped_queue.append(candidate.queue_id)
             continue
@@ -231,9 +234,19 @@ def build_report(signals: Sequence[Signal | Echo], memory: MemoryTexts = ()) -> 
         candidates.append(candidate)
     attach_episode_turns(candidates, members, rules)
     candidates.sort(key=lambda c: (-(c.impact * c.confidence), -c.frequency, c.principle))
-    report = ScanReport(candidates=candidates, dropped_queue_ids=dropped_queue)
+    report = ScanReport(candidates=candidates, notes=notes, dropped_queue_ids=dropped_queue)
     report.stats.update(stats)
     return report
+
+
+def _recorded_note(candidate: Learning, entry: str) -> str:
+    """What the review says of a learning the memory already states: the rule, how often the sessions
+    said it (a rule said again and again is one the sessions did not follow), and the entry."""
+    from ..secrets import redact
+    from .text import clip
+
+    seen = f" (seen {candidate.frequency}×)" if candidate.frequency > 1 else ""
+    return redact(f"already recorded{seen}: {clip(candidate.principle, 90)} — as “{clip(entry, 120)}”")
 
 
 def load_memory_texts(settings: Settings) -> dict[str, str]:

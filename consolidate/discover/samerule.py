@@ -609,7 +609,8 @@ class Memory:
         ordered = ordered_action(principle) if self._prohibitions else None
         if ordered is None:
             return None
-        anchors = read(principle).anchors
+        said = read(principle)
+        anchors = said.anchors - said.negated_anchors  # "instead of `cargo test`" runs no cargo test
         return next((p for p in self._prohibitions if breaks(ordered, anchors, p)), None)
 
     def forbidden_acts(self, member: int) -> frozenset[str]:
@@ -922,7 +923,10 @@ def _first_clause(text: str) -> str:
     return _unmask(_ACTION_END.split(masked, maxsplit=1)[0], codes)
 
 
-_ACTION_END = lazy(r"[(),;:!?—–]|\.(?!\S)|\s-\s|\b(?:but|and then|because|since|so|as)\b")
+_ACTION_END = lazy(
+    r"[(),;:!?—–]|\.(?!\S)|\s-\s|\b(?:but|and then|because|since|so|as)\b"
+    r"|\b(?:instead of|rather than|in place of)\b|вместо|而不是|而非"  # the alternative it rules out
+)
 
 
 def _action(clause: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
@@ -996,7 +1000,9 @@ def breaks(
     if verb != prohibition.verb:
         return False
     shared = said_of & prohibition.said_of
-    return bool(shared & prohibition.named) or len(shared) >= min(2, len(prohibition.said_of))
+    # what its code spans name, all of it ("`cargo test`": "tspec test" shares a word, names another)
+    named = bool(prohibition.named) and prohibition.named <= shared
+    return named or len(shared) >= min(2, len(prohibition.said_of))
 
 
 _NEVER = frozenset({"never"})

@@ -10,7 +10,7 @@ kept. Past the ADD cap a learning waits in the backlog; nothing found is ever si
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -18,7 +18,7 @@ from typing import Any
 from memory_layout import INDEX
 from memory_layout.wellformed import code_spans, line_problems
 
-from ..discover.dedupe import one_sequence, orders_the_same, unsaid_words
+from ..discover.dedupe import DEGREE, one_sequence, orders_the_same, unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
@@ -44,7 +44,7 @@ from .paths import real_names
 from .placement import Place, beside
 from .remembered import Remembered, remembered
 from .reserved import around_the_user
-from .similarity import ALIKE, Index, coverage, words
+from .similarity import ALIKE, STOP, Index, coverage, words
 from .titles import flat, mend, title_of
 from .topics import section_type, subject_slug
 from .wording import impersonal
@@ -240,7 +240,7 @@ def additions(
     waiting = backlog.pending() if backlog is not None else []
     state.result.taken_up = list(backlog.waiting) if backlog is not None else []
     streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
-    for candidate, queue_ids in merge_alike(*streams):
+    for candidate, queue_ids in merge_alike(*streams, recorded=state.records):
         state.take(spelt_as_the_project(snapshot, candidate), queue_ids, max_add)
     return state.result
 
@@ -415,14 +415,24 @@ class _State:
         and the review says why."""
         self.result.waiting.append((candidate, reason))
 
-    def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
-        """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
-        and the entry the verdict names."""
+    def records(self, principle: str) -> bool:
+        """Does the memory, on any layer, already state `principle`?"""
+        return self.matcher_of(None).judge(principle).category == "RECORDED"
+
+    def matcher_of(self, layer: str | None) -> Matcher:
+        return self._matched(layer)[1]
+
+    def _matched(self, layer: str | None) -> tuple[list[Remembered], Matcher]:
         key = "all" if layer is None else "memory" if layer in MEMORY_LAYERS else layer
         if key not in self.matchers:  # the pool is read once too, not once per candidate
             pool = self._pool(layer)
             self.matchers[key] = pool, Matcher.of_entries([(e.file, e.section, e.whole) for e in pool])
-        pool, matcher = self.matchers[key]
+        return self.matchers[key]
+
+    def _judge(self, candidate: Candidate, layer: str | None) -> tuple[Verdict, Remembered | None]:
+        """What the entries of `layer` (or of every layer) say of the candidate (`discover.matcher`),
+        and the entry the verdict names."""
+        pool, matcher = self._matched(layer)
         verdict = matcher.judge(candidate.principle)
         return verdict, pool[verdict.members[0]] if verdict.members else None
 
@@ -541,12 +551,15 @@ def placements(candidate: Candidate) -> list[Layer]:
     return places
 
 
-def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str]]]:
+def merge_alike(
+    *streams: Iterable[Candidate], recorded: Callable[[str], bool] | None = None
+) -> list[tuple[Candidate, list[str]]]:
     """Candidates that say the same thing become one: the fullest text, the frequency of its distinct
     sightings (`sightings`: the same sessions read again count once), the strongest confidence and
     impact, the evidence (each record once) and queue ids, and the others' wording where it adds words
-    ("Also: …" in the detail). The first of several streams (the backlog) keeps its order and comes
-    first; the rest is ranked by impact."""
+    ("Also: …" in the detail) — never a wording the memory already states (`recorded`): it would repeat
+    the entry beside it. The first of several streams (the backlog) keeps its order and comes first;
+    the rest is ranked by impact."""
     groups: list[tuple[int, list[Candidate]]] = []
     restated: set[int] = set()  # groups that took a wording the matcher found stating the same rule
     index = Index()
@@ -594,6 +607,8 @@ def merge_alike(*streams: Iterable[Candidate]) -> list[tuple[Candidate, list[str
                 )  # "the linter" beside `cargo clippy`
             )
         ]
+        if recorded is not None:
+            others = [o for o in others if not recorded(o)]
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         layers = _holding(best, group) if others else best.layers
         combined = best.model_copy(
@@ -811,6 +826,9 @@ def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
     return TYPE_SECTIONS[kind]
 
 
+_NOT_A_NAME = STOP | DEGREE | {"when", "the", "and"}
+
+
 def _whole_words(words_: list[str], limit: int) -> str:
     """The words joined by `_` within `limit` characters, never a word cut ("…_debuggin"); a first
     word longer than the limit alone is cut."""
@@ -826,8 +844,8 @@ def _whole_words(words_: list[str], limit: int) -> str:
 def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -> str:
     source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
     source = without_secrets(source)  # a file name is written too: redact before slugging
-    words_ = [
-        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in ("when", "the", "and")
+    words_ = [  # the words that say what it is about: no "the", "have", "no", "all", "definitely"
+        w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in _NOT_A_NAME
     ]
     slug = _whole_words(words_[:5], 40) or "learning"
     kind = kind or topic_type(candidate)

@@ -66,6 +66,7 @@ def synthesize(
     moves, over = budget_drafts(snapshot, drafts + clusters + adds)
     clusters += moves
     notes += over
+    notes += [redact(note) for note in discovery.notes]  # what the discoverer left out, and why
     notes += added.notes + [f"meta: consider a skill or command for: {m}" for m in added.meta]
     ordered = sorted(
         drafts + clusters + adds, key=lambda d: ACTION_ORDER[d.action]

@@ -341,3 +341,39 @@ def test_a_dry_run_writes_no_signals(settings: Settings) -> None:
     assert [c.principle for c in report.candidates] == ["Use pnpm instead of npm"]
     folder = settings.run_dir("scan")
     assert not list(folder.glob("signals-*")) and not list(folder.glob(".signals-*"))
+
+
+def test_a_learning_the_memory_states_is_left_out_with_a_note_naming_the_entry(
+    settings: Settings, tmp_path: Path
+) -> None:
+    from consolidate.discover import find_candidates
+
+    for number in range(3):  # said in three sessions: the memory states it, and it was not followed
+        _session(
+            tmp_path / "t",
+            f"s{number}",
+            "no, use pnpm instead of npm",
+            datetime(2026, 11, 1 + number, tzinfo=UTC),
+        )
+    report = find_candidates(
+        settings, ["## Tools\n\n- Use pnpm instead of npm.\n"], transcripts_dir=tmp_path / "t"
+    ).to_dict()
+    assert report["candidates"] == [] and report["stats"]["dropped_recorded"] == 1
+    [note] = report["notes"]
+    assert note.startswith("already recorded (seen 3×): Use pnpm instead of npm — as “")
+    assert "Use pnpm instead of npm." in note.split("— as", 1)[1]
+
+
+def test_the_review_shows_what_the_discoverer_left_out(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tests.dream.fidelity_project import build_project
+
+    acme = build_project(tmp_path)
+    folder = tmp_path / "left-out"
+    folder.mkdir()
+    (folder / "signal-discoverer.json").write_text(
+        json.dumps({"candidates": [], "notes": ["skipped the lockfile churn: a one-off of that branch"]})
+    )
+    (folder / "memory-auditor.json").write_text('{"findings": []}')
+    code, out, err = acme.dream(capsys, f"reports:{folder}", "--dry-run")
+    assert code == 0, err
+    assert "skipped the lockfile churn: a one-off of that branch" in out + err

@@ -149,3 +149,39 @@ def test_a_permission_of_what_a_list_item_forbids_contradicts_it() -> None:
     known = Matcher.of_texts(["## Releases\n\n- Never tag a release from a fork.\n- Sign the tags.\n"])
     assert known.judge("Tagging a release from a fork is fine").category == "CONTRADICT"
     assert known.judge("Tag the release from a fork").category == "FORBIDDEN"
+
+
+WRAPPER = (
+    "## Build Commands\n\n"
+    "**Always build through `mk` itself.** Never use bare `npm test`, `npm run lint` or `npm publish` — "
+    "use the mk equivalents.\n\n"
+    "```bash\n"
+    "mk test            # Run the tests (NEVER npm test)\n"
+    "mk publish         # Publish a release (NEVER npm publish)\n"
+    "```\n"
+)
+
+
+@pytest.mark.parametrize(
+    "principle",
+    [
+        "Use mk test instead of npm test",  # the alternative it rules out is what the memory forbids
+        "Use `mk publish` instead of `npm publish`",
+        "Use `mk test` rather than `npm test`",
+        "Use mk lint, not the npm lint script",  # a word of a forbidden command is not the command
+    ],
+)
+def test_a_rule_that_rules_out_what_the_memory_forbids_is_never_forbidden(principle: str) -> None:
+    found = Matcher.of_texts([WRAPPER]).judge(principle)
+    assert found.category != "FORBIDDEN", found
+    assert found.category in ("RECORDED", "UPDATE", "FILL_GAP")
+
+
+@pytest.mark.parametrize(
+    "principle",
+    ["Use `npm test` to run the suite", "Use npm test before every push"],
+)
+def test_a_rule_that_orders_the_forbidden_command_is_still_forbidden(principle: str) -> None:
+    found = Matcher.of_texts([WRAPPER]).judge(principle)
+    assert found.category == "FORBIDDEN"
+    assert "npm" in found.quote

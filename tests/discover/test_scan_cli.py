@@ -80,8 +80,19 @@ def test_the_project_transcripts_dir_is_the_default(
 
 
 def test_no_sessions_is_not_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["scan", _project(tmp_path)]) == 0
-    assert "0 candidate(s) from 0 session(s)" in capsys.readouterr().out
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["scan", _project(tmp_path), "--transcripts", str(empty)]) == 0
+    out = capsys.readouterr().out
+    assert "0 candidate(s) from 0 session(s)" in out
+    assert f"no session transcript in {empty}\n" in out  # where it looked: a wrong project key shows
+
+
+def test_sessions_outside_the_window_are_not_called_missing(
+    sessions: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["scan", _project(tmp_path), "--transcripts", str(sessions), "--since", "2030-01-01"]) == 0
+    assert "no session transcript" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -283,12 +283,13 @@ def test_a_stuck_capture_queue_fails(setup: Setup) -> None:
     )
 
 
-def test_no_consolidation_within_the_reminder_window_fails(setup: Setup) -> None:
+def test_no_consolidation_within_the_reminder_window_warns(setup: Setup) -> None:
+    """A dream overdue is a reminder, not a broken set-up: the doctor warns and still passes."""
     (setup.memory / ".last-consolidation").write_text("2026-11-01T00:00:00Z\n")
     for i in range(5):
         write_session(setup.claude_home, setup.repo.path, Session(cwd=str(setup.repo.path)).user(f"work {i}"))
     check = setup.check("consolidation-recent")
-    assert check.status == "fail" and check.detail.startswith("Memory has not been consolidated for")
+    assert check.status == "warn" and check.detail.startswith("Memory has not been consolidated for")
 
 
 def test_a_stale_or_missing_handoff_fails(setup: Setup) -> None:

@@ -17,6 +17,7 @@ from consolidate.cli import main
 from consolidate.dream.additions import merge_alike
 from consolidate.engines import AUDITOR, DISCOVERER
 from consolidate.models import Candidate
+from tests.dream.fidelity_project import build_project, candidate
 from tests.dream.scripted import AUDIT
 from tests.helpers.example import build_example
 
@@ -269,3 +270,27 @@ def test_each_wording_gets_one_matcher_of_its_own_however_many_it_is_compared_wi
     merged = merge_alike([_candidate(rule, 1, _evidence(f"s{n}", 1)) for n, rule in enumerate(rules)])
     assert len(merged) == len(rules)  # none alike: every pair was compared
     assert sorted(built) == sorted(set(built)) and set(built) <= set(rules)
+
+
+def test_a_wording_the_memory_already_states_is_never_an_also() -> None:
+    after = _candidate(
+        "After the schema checks pass, migrate the staging database right away", 1, _evidence("s1", 1)
+    )
+    held = _candidate("Don't run `alembic migrate` until after the schema checks pass", 1, _evidence("s2", 1))
+    stated = {held.principle}  # the memory's own line says it: an "Also:" would repeat it beside it
+    ((merged, _),) = merge_alike([after, held], recorded=stated.__contains__)
+    assert merged.principle == after.principle and merged.frequency == 2  # both evidences still count
+    assert "Also:" not in merged.detail
+
+
+def test_the_dream_writes_no_also_the_memory_states(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    acme = build_project(tmp_path)
+    acme.claude_md.write_text(
+        acme.claude_md.read_text()
+        + "\n## Database\n\n- Don't run `alembic migrate` until after the schema checks pass.\n"
+    )
+    after = candidate("After the schema checks pass, migrate the staging database right away", layers=["L2"])
+    held = candidate("Don't run `alembic migrate` until after the schema checks pass", layers=["L2"])
+    written = json.dumps(acme.plan(capsys, acme.report(after, held))["proposals"])
+    assert "migrate the staging database right away" in written
+    assert "Also:" not in written  # the CLAUDE.md line says the other wording already
