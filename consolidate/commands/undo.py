@@ -17,7 +17,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import ConsolidateError
-    from ..journal import latest_undoable
+    from ..journal import ABSENT, latest_undoable
     from ..runs import journal_dir, writing_run
 
     settings = settings_of(args)
@@ -31,9 +31,16 @@ def run(args: argparse.Namespace) -> int:
         restored = journal.restore()
     state = {record.path for record in journal.files if record.kind != "file"}  # our backlog
     files = [path for path in restored if path not in state]
-    sys.stdout.write(f"undid run {journal.run_id} ({journal.summary}): restored {len(files)} file(s)\n")
-    for path in files:
+    new = {record.path for record in journal.files if record.before == ABSENT}  # the run made them
+    put_back = [path for path in files if path not in new]
+    removed = [path for path in files if path in new]
+    said = [f"restored {len(put_back)} file(s)"] if put_back or not removed else []
+    said += [f"moved {len(removed)} file(s) the run created to the trash"] if removed else []
+    sys.stdout.write(f"undid run {journal.run_id} ({journal.summary}): {', '.join(said)}\n")
+    for path in put_back:
         sys.stdout.write(f"  {path}\n")
+    for path in removed:
+        sys.stdout.write(f"  {path} (created by the run)\n")
     if state & set(restored):
         sys.stdout.write(
             "the backlog is put back as the run found it (a decision taken on it since stands)\n"

@@ -89,7 +89,8 @@ def quote_around(text: str, principle: str) -> str:
     position = text.lower().find(probe) if len(probe) >= 8 else -1
     if position <= 40:
         return clip(text, QUOTE_LIMIT)
-    return clip("…" + text[position - 20 :], QUOTE_LIMIT)
+    start = text.rfind(" ", 0, position - 20) + 1  # a whole word first ("…nsistent habit" read as a typo)
+    return clip("…" + text[start:], QUOTE_LIMIT)
 
 
 def reply_excerpt(text: str) -> str:

@@ -9,6 +9,7 @@ from typing import Literal, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
 from ..console import ask_on_terminal
+from ..discover.text import clip
 from ..errors import ConsolidateError, NoAnswer, UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
@@ -99,7 +100,9 @@ def remember(
                 else ""
             )
             note = found.notes[0] if found.notes else text
-            out.write(f"already remembered: {matched or note.removeprefix('already recorded: ')}\n")
+            said = matched or note.removeprefix("already recorded: ")
+            prose = said.split("```")[0].strip() or said  # the entry's words, not the code after them
+            out.write(f"already remembered: {clip(prose, 240)}\n")
             return None
         plan = build_plan(snapshot, GatherResult(), "remember", fresh[:1], [])
         if not plan.proposals:

@@ -158,3 +158,16 @@ def test_incremental_detection_finds_each_signal_once(tmp_path: Path) -> None:
     # the correction had no answer yet: read again with one, it supersedes the first reading
     assert [s.kind for s in later] == ["correction", "error-fix"]
     assert later[0].uuid == first[0].uuid
+
+
+def test_a_quote_that_starts_after_the_turn_opened_starts_on_a_whole_word() -> None:
+    from consolidate.discover.signals import quote_around
+
+    turn = (
+        "I have been thinking about this for a while and it has become a consistent habit that on all "
+        "non-trivial commits we should work on a branch, as force pushing the release branch is bad form"
+    )
+    quote = quote_around(turn, "On all non-trivial commits we should work on a branch")
+    assert quote.startswith("…") and "on all non-trivial commits" in quote
+    first = quote[1:].split()[0]
+    assert first in turn.split()  # a word of the turn, never its tail ("…nsistent")

@@ -114,8 +114,14 @@ def test_yes_applies_and_marks_then_undo(example, tmp_path, capsys) -> None:  # 
     )
     assert (example.memory_dir / ".last-consolidation").exists()
     assert (example.memory_dir / "clusters" / "reference.md").exists()
+    capsys.readouterr()
     assert main(["undo", str(example.project), "--claude-home", str(example.claude_home)]) == 0
     assert snapshot_bytes(example.memory_dir) == before
+    said = capsys.readouterr().out
+    # the files it put back and the files the run had made, each told as what undo did to it
+    assert ": restored " in said and " file(s) the run created to the trash" in said
+    assert f"  {example.memory_dir / 'clusters' / 'reference.md'} (created by the run)\n" in said
+    assert f"  {example.memory_dir / 'MEMORY.md'}\n" in said
 
 
 def test_plan_out_then_apply_only(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -239,3 +239,18 @@ def test_a_second_rule_for_the_same_subject_is_named_after_what_it_says(example,
         "project_ci_runners_ubuntu_24.md",
         "project_ci_runners_ubuntu_24_04.md",
     ]
+
+
+def test_already_remembered_shows_the_entrys_words_not_its_code(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    claude_md = example.project / "CLAUDE.md"
+    claude_md.write_text(
+        claude_md.read_text()
+        + "\n## Packaging\n\n**Always build wheels with `uvx hatch build`.** Never run bare `python setup.py`.\n\n"
+        + "```bash\nuvx hatch build   # the wheel and the sdist\nuvx hatch publish # to the index\n```\n"
+    )
+    code, out, _ = _remember(capsys, example, "never run bare python setup.py, build with uvx hatch build")
+    assert code == 0
+    assert out == (
+        "already remembered: **Always build wheels with `uvx hatch build`.** Never run bare "
+        "`python setup.py`.\n"
+    )

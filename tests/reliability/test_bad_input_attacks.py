@@ -216,7 +216,7 @@ def test_a_new_memory_md_is_journaled_so_undo_removes_it(repo: GitRepo, capsys) 
     orient(settings, create=True)  # a caller that wants it now gets it journaled, then fails or is killed
     assert index.exists()
     assert main(["undo", str(repo.path)]) == 0
-    assert not index.exists() and "restored 1 file(s)" in capsys.readouterr().out
+    assert not index.exists() and "moved 1 file(s) the run created to the trash" in capsys.readouterr().out
 
 
 def test_undo_of_a_cluster_leaves_no_empty_clusters_dir(repo: GitRepo, tmp_path: Path) -> None:
