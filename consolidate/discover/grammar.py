@@ -175,9 +175,12 @@ _IRREGULAR = {
 }  # fmt: skip
 
 
+_SHORT = lazy(r"[^aeiou]*[aeiou][^aeiouwxy]")  # one vowel, then a consonant: doubled before -ed, -ing
+
+
 def _forms(verb: str) -> tuple[str, ...]:
     stem = verb[:-1] if verb.endswith("e") else verb
-    if len(verb) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):  # run -> running, set -> setting
+    if len(verb) <= 4 and _SHORT.fullmatch(verb):  # run -> running, set -> setting
         stem = verb + verb[-1]
     elif verb.endswith("it") and len(verb) > 4:  # commit -> committed, omit -> omitting
         stem = verb + "t"
@@ -186,10 +189,11 @@ def _forms(verb: str) -> tuple[str, ...]:
 
 
 _VERB_FORMS = {
-    form: verb
-    for verb in (*lexicon.RULE_VERBS, *sorted(_STEP_VERBS), *_MORE_VERBS)
-    for form in _forms(verb)
+    form: verb for verb in (*lexicon.RULE_VERBS, *sorted(_STEP_VERBS), *_MORE_VERBS) for form in _forms(verb)
 } | _IRREGULAR
+
+
+VERBS = frozenset(_VERB_FORMS.values())
 
 
 def verb(word: str) -> str:

@@ -1001,6 +1001,17 @@ def act_of(rule: str) -> str | None:
     return forbidden[0].verb if forbidden else None
 
 
+def known_act(act: str | None) -> bool:
+    """An act (`act_of`) that is one of the verbs rules are made of (`grammar.VERBS`), not a command
+    nor a word merely opening a line."""
+    return act is not None and act in _known_acts()
+
+
+@lru_cache(maxsize=1)
+def _known_acts() -> frozenset[str]:
+    return frozenset(_verb_stem(v) for v in grammar.VERBS)
+
+
 # Who a rule says does the act, and the words between it and its verb ("Claude can only make …").
 _ACTOR = lazy(
     r"^(?:claude|the user|the assistant|you|we)(?:\s+(?:can(?:not)?|can't|could|should|must|will|may|"
