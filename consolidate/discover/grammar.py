@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from ..lazyre import lazy
+from . import lexicon
 
 # "A/An/Each/Every/This/That <one to four words> [adverb] need(s) to": the subject is singular.
 _SINGULAR_NEED = lazy(
@@ -162,3 +163,40 @@ def punctuated(text: str) -> str:
 
 def _outside_code(text: str) -> str:
     return " ".join(text.split("`")[0::2])
+
+
+# The verbs of `lexicon.RULE_VERBS`, the step verbs above and those an instruction opens with
+# (`lexicon.DIRECTIVE`), each form of them ("makes", "merged", "running", "written") to its base.
+_MORE_VERBS = ("call", "put", "prefer", "leave", "switch", "stick", "do", "perform", "deploy", "rebase")
+_IRREGULAR = {
+    "made": "make", "ran": "run", "wrote": "write", "written": "write", "built": "build", "kept": "keep",
+    "got": "get", "gotten": "get", "shown": "show", "done": "do", "did": "do", "does": "do", "left": "leave",
+    "stuck": "stick", "omitted": "omit", "omitting": "omit",
+}  # fmt: skip
+
+
+_SHORT = lazy(r"[^aeiou]*[aeiou][^aeiouwxy]")  # one vowel, then a consonant: doubled before -ed, -ing
+
+
+def _forms(verb: str) -> tuple[str, ...]:
+    stem = verb[:-1] if verb.endswith("e") else verb
+    if len(verb) <= 4 and _SHORT.fullmatch(verb):  # run -> running, set -> setting
+        stem = verb + verb[-1]
+    elif verb.endswith("it") and len(verb) > 4:  # commit -> committed, omit -> omitting
+        stem = verb + "t"
+    plural = verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s")
+    return verb, plural, stem + "ed", stem + "ing"
+
+
+_VERB_FORMS = {
+    form: verb for verb in (*lexicon.RULE_VERBS, *sorted(_STEP_VERBS), *_MORE_VERBS) for form in _forms(verb)
+} | _IRREGULAR
+
+
+VERBS = frozenset(_VERB_FORMS.values())
+
+
+def verb(word: str) -> str:
+    """The base form of a verb rules are made of, for any of its forms ("makes" -> "make",
+    "committed" -> "commit"); "" for any other word ("straight", "settings", "tspec")."""
+    return _VERB_FORMS.get(word.lower(), "")

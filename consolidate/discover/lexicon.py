@@ -71,6 +71,16 @@ DISCUSSION = _any(
     r"\b(?:belki|sanırım|bence|galiba|ne düşünüyorsun)\b",
 )
 
+# --- the verbs rules are made of, in their base form (a typo of one is mended, `spelling`; a line's act
+# is one, `grammar.verb`) ---------------------------------------------------------------------------
+RULE_VERBS = (
+    "update", "remove", "include", "create", "save", "record", "bump", "commit", "install", "run", "use",
+    "add", "write", "keep", "start", "stop", "wait", "check", "ask", "mention", "review", "amend", "push",
+    "merge", "tag", "test", "verify", "document", "pass", "omit", "remind", "follow", "avoid", "make",
+    "name", "place", "move", "build", "fix", "change", "edit", "read", "open", "close", "delete", "rename",
+    "set", "get", "show", "print", "branch",
+)  # fmt: skip
+
 # --- what to do instead: a correction without one names no principle ---------------------------
 DIRECTIVE = _any(
     r"\b(?:use|run|call|put|keep|add|write|prefer|always|never|don'?t|do not|should|must|instead|rather than|"

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
-from .existing import contradicts, same_subject
+from .existing import as_ban, contradicts, same_subject
 from .samerule import (
     LEAD_IN,
     Memory,
@@ -37,6 +37,7 @@ from .samerule import (
     anchors_said,
     as_forbidden,
     forbidden_items,
+    known_act,
     negation_elsewhere,
     opposed,
     ordered_action,
@@ -115,7 +116,7 @@ class Matcher:
     def judge(self, principle: str) -> Verdict:
         found = self._by_words(principle)
         if found.category == "RECORDED":
-            return found
+            return self._stating(principle, found)
         forbidden = self.memory.forbidding(principle)
         if forbidden is not None:  # it would have the assistant do what the memory forbids it
             text = self.memory.statements[forbidden.member][1]
@@ -128,13 +129,46 @@ class Matcher:
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
         if restated is not None and not self._another_act(principle, restated.unit.members):
             members, quote = self.memory.saying_most(principle, restated.unit)
-            return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
+            verdict = replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
+            return self._stating(principle, verdict)
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
         if extended is not None and not self._another_act(principle, extended.unit.members):
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
         return Verdict("FILL_GAP")
+
+    def _stating(self, principle: str, verdict: Verdict) -> Verdict:
+        """`verdict` quoting the sentence that states the rule — the same act, the same polarity —
+        when what it quotes is about another act and merely shares words with it ("Amending commits
+        with `.cache/` files" for "Do not commit `.cache/` files", where a paragraph says "… can only
+        make commits (excluding `.cache/` files)"): the reviewer sees the reason it is recorded."""
+        act = act_of(principle)
+        quoted = verdict.quote or verdict.related
+        if not known_act(act) or " … " in quoted:
+            return verdict
+        position = next((p for p, t in enumerate(self.texts) if t == quoted), None)
+        theirs = act_of(self._polarity_of.get(position, quoted) if position is not None else quoted)
+        if not known_act(theirs) or theirs == act:
+            return verdict
+        mine, banned = stems(principle) - {act}, _bans(principle)
+        best: tuple[int, int, str] | None = None  # (shared words, position, sentence)
+        for position, (_, text) in enumerate(self.memory.statements):  # whole statements, no wrapped line
+            if position in self._polarity_of or "```" in text:
+                continue
+            for sentence in _SENTENCE_END.split(" ".join(text.split())):
+                shared = len(mine & stems(sentence))
+                if (
+                    shared >= MIN_SHARED
+                    and (best is None or shared > best[0])
+                    and act_of(sentence) == act
+                    and _bans(sentence) == banned
+                    and said_by(principle, sentence)
+                ):
+                    best = (shared, position, sentence)
+        if best is None:
+            return verdict
+        return Verdict("RECORDED", self.memory.statements[best[1]][1], (best[1],), verdict.how, best[2])
 
     def _another_act(self, principle: str, members: tuple[int, ...]) -> bool:
         """Does a statement that forbids an act (a "never …" line, an item of a forbidding list) share
@@ -219,6 +253,15 @@ class Matcher:
 
     def _at(self, category: str, position: int, how: str = "") -> Verdict:
         return Verdict(category, self.texts[position], (self._owner[position],), how)
+
+
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[A-Z*`])")
+# what makes a sentence a ban, or keeps a thing out of what it allows ("commits, excluding `.cache/`")
+_BAN = lazy(r"\b(?:never|not|no|don'?t|cannot|can'?t|mustn'?t|excluding|except|without)\b", re.IGNORECASE)
+
+
+def _bans(text: str) -> bool:
+    return bool(_BAN.search(as_ban(text.lower())))
 
 
 def said_by(principle: str, statement: str) -> bool:

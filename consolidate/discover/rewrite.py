@@ -12,6 +12,7 @@ import re
 from functools import lru_cache
 
 from ..lazyre import lazy
+from . import grammar
 
 _FILLER = lazy(
     r"^(?:(?:so|also|and|but|actually|hmm+|ok(?:ay)?|well|note|fyi|btw|yes|yeah|yep|yup|sure|sorry|"
@@ -68,6 +69,16 @@ _YOU = lazy(r"\byou\b(?!')", re.IGNORECASE)
 # The assistant's restatement already says the rule before the clause ("X always goes on a branch,
 # never straight onto main"): the clause qualifies it, it is no rule of its own.
 _STANDS = lazy(r"\b(?:always|never|every|each)\b", re.IGNORECASE)
+_ADVERB_LEAD = lazy(r"^(?:always|never)\s+(?P<word>[\w'-]+)", re.IGNORECASE)
+
+
+def _elided(head: str, clause: str) -> bool:
+    """A clause that says no verb of its own, the head's standing rule going on ("Settings are always
+    read through `load_settings()`, never straight from the environment"): a fragment alone."""
+    lead = _ADVERB_LEAD.match(clause)
+    return bool(lead and _STANDS.search(head) and not grammar.verb(lead["word"]))
+
+
 _STRAY_ESCAPE = lazy(r"\\+(?=\s|$)|\\(?=[.,;:!?])")
 
 
@@ -97,6 +108,7 @@ def imperative(sentence: str, *, speaker: str = "user") -> str:
         and len(text[clause.end() :].split()) >= 4
         and (not _starts_with_rule(text) or len(text[: clause.start()].split()) <= 8)
         and not (speaker == "assistant" and _STANDS.search(text[: clause.start()]))
+        and not _elided(text[: clause.start()], text[clause.end() :])
     ):
         text = re.sub(r"^(?:so|but|and) ", "", text[clause.end() :], flags=re.IGNORECASE)
     text = _TRANSIENT_CLAUSE.sub("", text).strip()

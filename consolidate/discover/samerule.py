@@ -37,6 +37,7 @@ import snowballstemmer
 from rapidfuzz import fuzz, process
 
 from ..lazyre import lazy
+from . import grammar
 from .existing import as_ban
 from .text import STOPWORDS, language
 
@@ -977,12 +978,71 @@ def ordered_action(principle: str) -> tuple[str, frozenset[str], frozenset[str]]
 
 def act_of(rule: str) -> str | None:
     """The action a rule is about, ordered or forbidden (`Prohibition.verb`): "amend the session files"
-    and "never amend the session files" are both about amending; None when no verb opens it."""
+    and "never amend the session files" are both about amending. It is the rule's verb, after who does
+    it ("Claude makes the final commit": making; "the user merges the branch": merging), and a verb
+    that only carries its object is the object's act ("Claude can only make commits": committing).
+    None when the line says no verb where the act goes ("**tspec** — the main CLI binary", "Settings
+    are read through …"): such a line takes no part in comparing acts."""
+    text = _ITEM_HEAD.sub("", rule.strip(), count=1)
+    if _DEFINED.match(text):
+        return None
+    actor = _ACTOR.match(text)
+    if actor is not None:
+        words = _HEAD_WORD.findall(text[actor.end() :])
+        return _carried(words) if words and not words[0].startswith("`") else None
+    words = _HEAD_WORD.findall(text.replace("**", ""))
+    if len(words) > 1 and words[1].lower() in _BE and not grammar.verb(words[0]):
+        return None  # the first word is what the line is about, not what to do
+    bare = words[2:] if [w.lower() for w in words[:2]] in (["do", "not"], ["don", "t"]) else words
+    bare = bare[1:] if bare and bare[0].lower() in ("never", "always", "don't", "dont") else bare
+    carried = _carried(bare) if bare and grammar.verb(bare[0]) in _CARRIERS else None
+    if carried is not None:
+        return carried
     ordered = ordered_action(rule)
     if ordered is not None:
         return ordered[0]
     forbidden = prohibitions([("", rule)], ())
     return forbidden[0].verb if forbidden else None
+
+
+def known_act(act: str | None) -> bool:
+    """An act (`act_of`) that is one of the verbs rules are made of (`grammar.VERBS`), not a command
+    nor a word merely opening a line."""
+    return act is not None and act in _known_acts()
+
+
+@lru_cache(maxsize=1)
+def _known_acts() -> frozenset[str]:
+    return frozenset(_verb_stem(v) for v in grammar.VERBS)
+
+
+# Who a rule says does the act, and the words between it and its verb ("Claude can only make …").
+_ACTOR = lazy(
+    r"^(?:claude|the user|the assistant|you|we)(?:\s+(?:can(?:not)?|can't|could|should|must|will|may|"
+    r"always|never|only|also|then|just|does not|doesn't|do not|don't|is allowed to|needs? to|has to|have to))*\s+",
+    re.IGNORECASE,
+)
+# A name and what it is: "**tspec** — the main CLI binary", "tspec: the CLI".
+_DEFINED = lazy(r"^(?:\*\*[^*\n]+\*\*|[^\W\d_][\w.-]*)\s*(?:[—–:]|\s-\s)")
+_BE = frozenset({"is", "are", "was", "were"})
+_CARRIERS = frozenset({"make", "do", "perform"})  # "make commits", "do a rebase": the act is the object's
+
+
+def _carried(words: list[str]) -> str | None:
+    """The act of a clause that opens with its verb: the verb, or the act of what a carrying verb
+    carries ("make commits", "perform a rebase")."""
+    head = grammar.verb(words[0])
+    if head in _CARRIERS and len(words) > 1 and words[1].lower() != "sure":
+        for word in words[1:4]:  # "make the final commit"
+            if grammar.verb(word):
+                return _verb_stem(grammar.verb(word))
+            if word.lower() in STOPWORDS and word.lower() not in ("a", "an", "the"):
+                break
+        return _verb_stem(head)
+    lowered = words[0].lower()
+    if lowered in STOPWORDS or lowered in _FUNCTION or lowered in _LEAD_WORDS:
+        return None
+    return _verb_stem(lowered)
 
 
 def breaks(

@@ -47,11 +47,7 @@ def _known_word(word: str) -> bool:
     return word in STOPWORDS or bool(lexicon.DIRECTIVE.fullmatch(word) or _RULE_VERB.fullmatch(word))
 
 
-_RULE_VERB = lazy(
-    r"update|remove|include|create|save|record|bump|commit|install|run|use|add|write|keep|start|stop|wait|"
-    r"check|ask|mention|review|amend|push|merge|tag|test|verify|document|pass|omit|remind|follow|avoid|"
-    r"make|name|place|move|build|fix|change|edit|read|open|close|delete|rename|set|get|show|print|branch"
-)
+_RULE_VERB = lazy("|".join(lexicon.RULE_VERBS))
 
 
 def _typo_of(word: str, known: str) -> bool:

@@ -52,3 +52,40 @@ def test_two_acts_on_one_command_stay_two_learnings(one: str, other: str) -> Non
 def test_one_act_told_twice_is_still_one_learning(one: str, other: str) -> None:
     (merged,) = merge_candidates([_learning(one, "a", 0.9), _learning(other, "b")])
     assert {e.uuid for e in merged.evidence} == {"a", "b"}
+
+
+@pytest.mark.parametrize(
+    ("line", "act"),
+    [
+        ("**fmtx** — the formatter wrapper we run before each commit", None),  # a name and what it is
+        ("fmtx: the formatter wrapper", None),
+        ("Settings are read through `load_settings()`", None),  # what the line is about, no act
+        ("Claude pushes the release branch once the checks pass", "push"),  # the verb after who does it
+        ("The user merges the feature branch after review", "merg"),
+        ("The assistant runs the formatter before each commit", "run"),
+        ("Claude can only make commits (excluding `.cache/` files)", "commit"),  # "make" carries it
+        ("Make the final commit once the diff is reviewed", "commit"),
+        ("Never amend the session files", "amend"),
+        ("Deploy the preview build after the checks pass", "deploy"),  # a verb no list names still opens it
+        ("`cargo fmt` before every commit", "`cargo fmt"),  # a command is its act
+    ],
+)
+def test_the_act_of_a_line_is_its_verb_after_who_does_it(line: str, act: str | None) -> None:
+    from consolidate.discover.samerule import act_of
+
+    assert act_of(line) == act
+
+
+def test_two_acts_after_the_same_actor_stay_two_learnings() -> None:
+    one = "Claude pushes the final commit once the user has reviewed the diff"
+    other = "Make the final commit once the user has reviewed the diff"
+    merged = merge_candidates([_learning(one, "a", 0.9), _learning(other, "b")])
+    assert sorted(m.principle for m in merged) == sorted([one, other])
+    assert not orders_the_same(one, other)
+
+
+def test_one_act_said_with_its_actor_is_still_one_learning() -> None:
+    one = "Claude makes the final commit once the user has reviewed the diff"
+    other = "Make the final commit once the user has reviewed the diff"
+    (merged,) = merge_candidates([_learning(one, "a", 0.9), _learning(other, "b")])
+    assert {e.uuid for e in merged.evidence} == {"a", "b"}

@@ -184,3 +184,34 @@ def test_the_scan_and_the_dream_read_a_fenced_example_line_inside_its_block(prin
     dream = Matcher.of_entries([("CLAUDE.md", s, b) for s, b in markdown_blocks(REMINDER)]).judge(principle)
     assert (scan.category, scan.related) == (dream.category, dream.related)
     assert scan.related != "Remember to push the tags."  # the example message is never a rule alone
+
+
+_OFF_LIMITS = """# Notes
+
+## Release operations the assistant cannot perform
+
+Because the `.cache/` run logs record what the assistant does, the assistant cannot perform these operations:
+
+- `git tag` - tagging moves the run logs
+- `git stash` - stashing hides the run logs
+- Amending commits with `.cache/` files
+
+The user must perform these operations by hand. The assistant can only make commits (excluding `.cache/` files) and remind the user to handle the rest.
+"""
+_STATES_IT = "The assistant can only make commits (excluding `.cache/` files) and remind the user to handle the rest."
+
+
+@pytest.mark.parametrize("principle", ["Do not commit .cache/ run log files", "Never commit `.cache/` files"])
+def test_a_recorded_rule_quotes_the_sentence_that_states_it(principle: str) -> None:
+    # the list item shares more words, but it is about amending: the paragraph states the rule
+    found = Matcher.of_texts([_OFF_LIMITS]).judge(principle)
+    assert found.category == "RECORDED"
+    assert found.quote == _STATES_IT
+    assert _STATES_IT in found.related
+
+
+def test_a_recorded_rule_about_the_item_s_own_act_still_quotes_the_item() -> None:
+    found = Matcher.of_texts([_OFF_LIMITS]).judge("Never amend commits with `.cache/` files")
+    assert found.category == "RECORDED"
+    assert "Amending commits with `.cache/` files" in (found.quote or found.related)
+    assert _STATES_IT not in found.quote

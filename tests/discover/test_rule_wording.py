@@ -99,3 +99,27 @@ def test_a_rule_about_the_call_it_answered_keeps_the_call_as_its_trigger() -> No
     assert derive_trigger(rule, _bash("fly deploy --app web"), prefer_action=True) == "running `fly deploy`"
     learning = Learning(kind="correction", principle="Keep the ledger sorted", trigger="editing docs")
     assert pointer_line(learning) == "**When editing docs:** Keep the ledger sorted."
+
+
+@pytest.mark.parametrize("speaker", ["user", "assistant"])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Settings are always read through `load_settings()`, never straight from the environment",
+        "Release notes are always drafted in the changelog first, never directly in the tag message",
+    ],
+)
+def test_a_standing_rule_with_its_negated_tail_stays_whole(said: str, speaker: str) -> None:
+    # the tail has no verb of its own: cut off, it would be a fragment ("Never straight from …")
+    assert imperative(said, speaker=speaker) == said
+
+
+@pytest.mark.parametrize(
+    ("said", "rule"),
+    [
+        ("I always forget this, never push straight to main", "Never push straight to main"),
+        ("ok that works, never deploy on a friday evening", "Never deploy on a friday evening"),
+    ],
+)
+def test_a_rule_of_its_own_after_a_remark_is_still_the_rule(said: str, rule: str) -> None:
+    assert imperative(said) == rule
