@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from consolidate.discover import discover
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
-from consolidate.discover.planedits import added_lines, plan_rules
+from consolidate.discover.planedits import EDITED_MARK, added_lines, plan_rules
 from consolidate.discover.signals import Signal
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
+from consolidate.settings import load_settings
 from consolidate.transcripts import find_transcripts, read_transcript
 
 PROPOSED = """# Plan: split the parser
@@ -103,3 +106,25 @@ def test_an_edited_plan_in_a_subagent_or_a_rejected_plan_is_no_signal(tmp_path: 
     writer.reject(ids[0], "no, always ask before splitting modules")
     found = _signals(tmp_path, writer)
     assert all(s.kind == "rejection" for s in found)
+
+
+def test_a_plan_approved_after_a_scan_is_read_against_the_plan_carried_over(
+    tmp_path: Path, claude_home: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    settings = load_settings(project, home=claude_home)
+    directory = settings.layout.transcripts_dir
+    writer = SessionWriter("live", start=datetime.now(UTC) - timedelta(hours=1))
+    writer.user("split the parser into smaller modules")
+    _, ids = writer.assistant(tools=[("ExitPlanMode", {"plan": PROPOSED})])
+    write_session(directory, writer)
+    since = datetime(2026, 1, 1, tzinfo=UTC)
+    assert discover(settings, since=since).candidates == []  # the plan awaits approval
+    edited = _edited("0. Always open a feature branch before touching code")
+    writer.tool_result(ids[0], f"User has approved your plan.\n\n{EDITED_MARK}\n{edited}")
+    writer.assistant("Starting with the branch.")
+    write_session(directory, writer)
+    report = discover(settings, since=since)
+    assert report.stats["files_appended"] == 1
+    assert [c.principle for c in report.candidates] == ["Always open a feature branch before touching code"]
