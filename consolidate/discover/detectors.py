@@ -24,8 +24,8 @@ from .acks import read_reply
 from .echoes import ECHO_KIND, is_echo_text
 from .episodes import EPISODE_KIND
 from .errorfix import FailedCall, find_fix
-from .planedits import edited_plan, plan_rules
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
+from .planedits import edited_plan, plan_rules
 from .quality import rejection_reason
 from .restate import points_at_practice
 from .signals import QUOTE_LIMIT, Signal, make_signal, quote_around

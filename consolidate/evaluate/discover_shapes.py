@@ -533,7 +533,9 @@ def _plan_edited(item: tuple[str, str, str]) -> Scenario:
     language, line, key = item
 
     def build(writer: SessionWriter, devset: DevSet) -> None:
-        edited = _PLAN.replace("## Steps\n", f"## Steps\n{line}\n") if not line.startswith("4.") else _PLAN + line
+        edited = (
+            _PLAN.replace("## Steps\n", f"## Steps\n{line}\n") if not line.startswith("4.") else _PLAN + line
+        )
         _, approval = writer.plan(_PLAN, edited)
         _plant(devset, writer, "preference", language, approval, key)
         writer.assistant("Plan approved — starting.")
@@ -543,9 +545,22 @@ def _plan_edited(item: tuple[str, str, str]) -> Scenario:
 
 def _plan_step_edited(writer: SessionWriter, devset: DevSet) -> None:
     """The user adds a step of this plan and rewords another: the plan, not a rule."""
-    edited = _PLAN.replace("3. Add tests", "3. Add tests for the expiry path\n4. Drop the old `rates.json` loader")
+    edited = _PLAN.replace(
+        "3. Add tests", "3. Add tests for the expiry path\n4. Drop the old `rates.json` loader"
+    )
     _, approval = writer.plan(_PLAN, edited)
     _noise(devset, writer, "plan-step-edited", approval, "rates.json")
+    writer.assistant("Starting.")
+
+
+def _plan_design_added(writer: SessionWriter, devset: DevSet) -> None:
+    """The user adds how the code will behave, with a generaliser in it: the plan's design, not a rule."""
+    edited = (
+        _PLAN
+        + "- The cache is always refreshed whenever a rate feed reconnects\n- По умолчанию кэш живёт 5 минут\n"
+    )
+    _, approval = writer.plan(_PLAN, edited)
+    _noise(devset, writer, "plan-design-added", approval, "reconnect")
     writer.assistant("Starting.")
 
 
@@ -636,6 +651,7 @@ NOISE: list[Scenario] = [
     *map(_memory_noise, MEMORY_NOISE),
     _plan_amended_for_now,
     _plan_step_edited,
+    _plan_design_added,
     _plan_own_rule_recased,
 ]
 

@@ -134,7 +134,9 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
             uses.append(ToolUse(_str(block.id), name, inputs))
         elif kind == "tool_result":
             error, inner = bool(block.is_error), block.content
-            if inner.__class__ is msgspec.Raw:  # a lean read: only an error's or a plan approval's text is kept
+            if (
+                inner.__class__ is msgspec.Raw
+            ):  # a lean read: only an error's or a plan approval's text is kept
                 if error:
                     inner = _decoded(inner)
                 elif raw_plan_approval(inner):
@@ -148,7 +150,7 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
 
 def _result_text(content: str | list[Part] | None) -> str:
     if content.__class__ is str:
-        return content[: TEXT_CAP if content.startswith(PLAN_APPROVED) else RESULT_CAP]  # type: ignore[union-attr]
+        return content[: TEXT_CAP if content.startswith(PLAN_APPROVED) else RESULT_CAP]
     if content:
         text = "\n".join([_str(p.text) for p in content if p.type == "text"])  # type: ignore[union-attr]
         return text[: TEXT_CAP if text.startswith(PLAN_APPROVED) else RESULT_CAP]

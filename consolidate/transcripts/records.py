@@ -243,7 +243,10 @@ def _capped_input(value: Any, name: str = "") -> dict[str, Any]:
     if not isinstance(value, dict):
         return {}
     if name == PLAN_TOOL:
-        return {k: v[: TEXT_CAP if k == "plan" else INPUT_CAP] if isinstance(v, str) else v for k, v in value.items()}
+        return {
+            k: v[: TEXT_CAP if k == "plan" else INPUT_CAP] if isinstance(v, str) else v
+            for k, v in value.items()
+        }
     if all(not isinstance(v, str) or len(v) <= INPUT_CAP for v in value.values()):
         return value
     return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items()}
@@ -263,7 +266,9 @@ def lean_input(value: Any, name: str = "") -> dict[str, Any]:
 def is_plan_approval(content: Any) -> bool:
     """Whether a tool result's (decoded) content is plan mode's approval, whose text a lean read keeps."""
     if isinstance(content, list):
-        content = next((b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), "")
+        content = next(
+            (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), ""
+        )
     return isinstance(content, str) and content.startswith(PLAN_APPROVED)
 
 
