@@ -11,6 +11,7 @@ a step of this plan ("3. Rename foo to bar") is the plan, not a rule.
 from __future__ import annotations
 
 import re
+from difflib import SequenceMatcher
 
 from ..lazyre import lazy
 from ..transcripts.records import TEXT_CAP
@@ -86,9 +87,6 @@ def added_lines(proposed: str, approved: str) -> list[tuple[str, str]]:
     """(line, the proposed lines it replaced) for each line of the approved plan the user added or
     reworded, in order; lines only moved, re-cased or re-indented are not. A line that either text may
     have had cut off at its cap is left out."""
-    # imported only once an edited plan is seen: a scan's start-up never pays for it
-    from difflib import SequenceMatcher
-
     old, new = _lines(proposed), _lines(approved)
     old_keys, new_keys = [_key(line) for line in old], [_key(line) for line in new]
     matcher = SequenceMatcher(None, old_keys, new_keys, autojunk=False)
