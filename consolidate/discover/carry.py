@@ -1,6 +1,7 @@
 """The last active records of a transcript, kept between scans as context for appended records.
 
-Stored compact and redacted: texts are cut short and only the tool inputs the detectors read survive.
+Stored compact and redacted: texts are cut short and only the tool inputs the detectors read survive (a
+proposed plan whole: the approval that may follow holds the plan as the user edited it).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..secrets import redact_clip
-from ..transcripts.records import Record, ToolResult, ToolUse
+from ..transcripts.records import PLAN_TOOL, TEXT_CAP, Record, ToolResult, ToolUse
 from ..transcripts.state import encode_json
 
 CARRY_RECORDS = 24  # enough to look back over a turn: the last tool calls and what they answered
@@ -25,7 +26,7 @@ def dump_records(records: list[Record]) -> list[list[Any]]:
 
 
 def _row(record: Record) -> list[Any]:
-    uses = [[u.id, u.name, _inputs(u.input)] for u in record.tool_uses]
+    uses = [[u.id, u.name, _inputs(u.input, u.name)] for u in record.tool_uses]
     results = [
         [r.tool_use_id, r.is_error, redact_clip(r.text, ERROR_LIMIT, "") if r.is_error else ""]
         for r in record.tool_results
@@ -37,12 +38,16 @@ def _row(record: Record) -> list[Any]:
     ]  # fmt: skip
 
 
-def _inputs(values: dict[str, Any]) -> dict[str, Any]:
-    return {
+def _inputs(values: dict[str, Any], name: str = "") -> dict[str, Any]:
+    kept = {
         k: redact_clip(v, TEXT_LIMIT, "")
         for k, v in values.items()
         if k in _INPUT_KEYS and isinstance(v, str)
     }
+    plan = values.get("plan")
+    if name == PLAN_TOOL and isinstance(plan, str):  # a plan awaiting approval: its edits are read against it
+        kept["plan"] = redact_clip(plan, TEXT_CAP, "")
+    return kept
 
 
 def load_records(rows: list[list[Any]]) -> list[Record]:

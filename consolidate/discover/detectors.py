@@ -17,7 +17,7 @@ from functools import lru_cache
 from ..lazyre import lazy
 from ..secrets import redact
 from ..transcripts.markers import find_markers
-from ..transcripts.records import Record, ToolResult, ToolUse, human_text, tool_command
+from ..transcripts.records import PLAN_TOOL, Record, ToolResult, ToolUse, human_text, tool_command
 from ..transcripts.session import TranscriptFile
 from . import lexicon
 from .acks import read_reply
@@ -25,6 +25,7 @@ from .echoes import ECHO_KIND, is_echo_text
 from .episodes import EPISODE_KIND
 from .errorfix import FailedCall, find_fix
 from .phrasing import decision_principle, directive_principle, marker_principle, remember_principle
+from .planedits import edited_plan, plan_rules
 from .quality import rejection_reason
 from .restate import points_at_practice
 from .signals import QUOTE_LIMIT, Signal, make_signal, quote_around
@@ -285,6 +286,9 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
     if result.is_error:
         context.failed.append(FailedCall(use, result.text))
         return
+    if use.name == PLAN_TOOL:
+        _plan_edits(use, result, record, index, context)
+        return
     fix = find_fix(use, context.failed)
     if fix is not None:
         signal = make_signal(
@@ -297,6 +301,27 @@ def _tool_result(result: ToolResult, record: Record, index: int, context: _Conte
             language="en",
             **_base(record, context),
         )
+        _emit(context, signal, index)
+
+
+def _plan_edits(use: ToolUse, result: ToolResult, record: Record, index: int, context: _Context) -> None:
+    """The standing rules the user wrote into a plan before approving it (see `planedits`)."""
+    approved, proposed = edited_plan(result.text), use.input.get("plan")
+    if not approved or not isinstance(proposed, str) or context.file.is_subagent:
+        return
+    for line, principle in plan_rules(proposed, approved):
+        signal = make_signal(
+            "preference",
+            principle,
+            quote=line,
+            context="approving a plan the user edited",
+            language=language(line),
+            strength=_strength(mask_code(line).lower()),
+            standing=True,
+            **_base(record, context),
+        )
+        if not rejection_reason(signal):
+            signal.trigger = redact(derive_trigger(signal.principle, None, programs=_programs(context)))
         _emit(context, signal, index)
 
 

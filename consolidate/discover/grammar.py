@@ -25,7 +25,7 @@ _SINGULAR_NEED = lazy(
 )
 _PLURAL_WORD = lazy(r"(?:and|or)\b", re.IGNORECASE)
 # "a obvious", "a easy": not "a one-off", "a user", "a unique", "a euro", "a URL".
-_A_VOWEL = lazy(r"\b(?P<a>[Aa])\s+(?P<word>(?:[ai]|o(?!ne|nce)|e(?!u|we)|u(?=n(?!i)))[a-z]+)\b")
+_A_VOWEL = lazy(r"(?<![\w'’])(?P<a>[Aa])\s+(?P<word>(?:[ai]|o(?!ne|nce)|e(?!u|we)|u(?=n(?!i)))[a-z]+)\b")
 # "The README's need to", "the test's are": a plural written with a possessive apostrophe.
 _POSSESSIVE_PLURAL = lazy(
     r"\b(?P<noun>(?!(?i:it|that|what|there|here|let|who|he|she|where|how|one)['’]s)[A-Za-z][\w-]*(?<![sS]))['’]s\s+"

@@ -518,6 +518,60 @@ def _plan_amended_for_now(writer: SessionWriter, devset: DevSet) -> None:
     writer.assistant("Okay, adding it.")
 
 
+# --- a plan the user edits before approving it: a standing rule written into it ---------------------
+_PLAN = "# Plan: cache the rate lookups\n\n## Steps\n1. Add a `RateCache` struct\n2. Wire it into `quote()`\n3. Add tests\n"
+# (language, the line the user adds to the plan, key)
+PLAN_EDITED: list[tuple[str, str, str]] = [
+    ("en", "0. Before any of this: always cut a `feat/` branch off `develop`", "feat/"),
+    ("ru", "- **Шаг 0:** каждый раз перед правкой кэша сначала пиши падающий тест", "падающий тест"),
+    ("zh", "- 以后所有新结构体都要在 `docs/types.md` 里登记", "docs/types.md"),
+    ("tr", "4. Her seferinde merge öncesi `make bench` sonuçlarını PR'a ekle", "make bench"),
+]  # fmt: skip
+
+
+def _plan_edited(item: tuple[str, str, str]) -> Scenario:
+    language, line, key = item
+
+    def build(writer: SessionWriter, devset: DevSet) -> None:
+        edited = (
+            _PLAN.replace("## Steps\n", f"## Steps\n{line}\n") if not line.startswith("4.") else _PLAN + line
+        )
+        _, approval = writer.plan(_PLAN, edited)
+        _plant(devset, writer, "preference", language, approval, key)
+        writer.assistant("Plan approved — starting.")
+
+    return build
+
+
+def _plan_step_edited(writer: SessionWriter, devset: DevSet) -> None:
+    """The user adds a step of this plan and rewords another: the plan, not a rule."""
+    edited = _PLAN.replace(
+        "3. Add tests", "3. Add tests for the expiry path\n4. Drop the old `rates.json` loader"
+    )
+    _, approval = writer.plan(_PLAN, edited)
+    _noise(devset, writer, "plan-step-edited", approval, "rates.json")
+    writer.assistant("Starting.")
+
+
+def _plan_design_added(writer: SessionWriter, devset: DevSet) -> None:
+    """The user adds how the code will behave, with a generaliser in it: the plan's design, not a rule."""
+    edited = (
+        _PLAN
+        + "- The cache is always refreshed whenever a rate feed reconnects\n- По умолчанию кэш живёт 5 минут\n"
+    )
+    _, approval = writer.plan(_PLAN, edited)
+    _noise(devset, writer, "plan-design-added", approval, "reconnect")
+    writer.assistant("Starting.")
+
+
+def _plan_own_rule_recased(writer: SessionWriter, devset: DevSet) -> None:
+    """The assistant's own rule in the plan, touched up by the user: not the user's lesson."""
+    proposed = _PLAN + "4. Always run `cargo deny` before the release\n"
+    _, approval = writer.plan(proposed, proposed.replace("4. Always run", "4. always run"))
+    _noise(devset, writer, "plan-own-rule", approval, "cargo deny")
+    writer.assistant("Starting.")
+
+
 # --- a remark the user doubts at once, the doubt settled by a reply that owns the error ----------------
 # (language, the user's words, the reply, key)
 DOUBT_SETTLED: list[tuple[str, str, str, str]] = [
@@ -596,6 +650,9 @@ NOISE: list[Scenario] = [
     *map(_reply_noise, REPLY_NOISE),
     *map(_memory_noise, MEMORY_NOISE),
     _plan_amended_for_now,
+    _plan_step_edited,
+    _plan_design_added,
+    _plan_own_rule_recased,
 ]
 
 SCENARIOS: list[Scenario] = [
@@ -610,6 +667,7 @@ SCENARIOS: list[Scenario] = [
     *map(_named_by_reply, NAMED_BY_REPLY),
     *map(_memory_request, MEMORY_REQUESTS),
     *map(_plan_rejected, PLAN_REJECTED),
+    *map(_plan_edited, PLAN_EDITED),
     *map(
         _said("preference", lambda w: w.tool_call("Edit", {"file_path": "/work/project/src/io.py"})),
         DOUBT_SETTLED,

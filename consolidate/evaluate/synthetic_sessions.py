@@ -138,6 +138,19 @@ class SessionWriter:
         used, ids = self.assistant(text, tools=[(name, tool_input)])
         return used, self.tool_result(ids[0], output, is_error=is_error)
 
+    def plan(self, proposed: str, approved: str | None = None) -> tuple[str, str]:
+        """Plan mode: the assistant proposes a plan and the user approves it, edited into `approved` when
+        given (the approval holds the plan as the user left it); (assistant uuid, result uuid)."""
+        used, ids = self.assistant(tools=[("ExitPlanMode", {"plan": proposed})])
+        label = "Approved Plan" if approved is None else "Approved Plan (edited by user)"
+        text = (
+            "User has approved your plan. You can now start coding. Start with updating your todo list if "
+            f"applicable\n\nYour plan has been saved to: /home/u/.claude/plans/{self.session_id[:8]}.md\nYou "
+            f"can refer back to it if needed during implementation.\n\n## {label}:\n"
+            f"{proposed if approved is None else approved}"
+        )
+        return used, self.tool_result(ids[0], text)
+
     def reject(self, tool_id: str, reason: str = "") -> str:
         """The user rejects a tool use, with a reason or (empty) a bare stop."""
         text = REJECTED + (SAID + reason if reason else STOP)

@@ -16,6 +16,8 @@ import msgspec
 from .records import (
     LEAN_INPUT_KEYS,
     MESSAGE_TYPES,
+    PLAN_APPROVED,
+    PLAN_TOOL,
     RESULT_CAP,
     TEXT_CAP,
     Record,
@@ -25,6 +27,7 @@ from .records import (
     _link,
     _str,
     lean_input,
+    raw_plan_approval,
     set_content,
 )
 from .records import _result_text as _plain_result_text
@@ -126,35 +129,51 @@ def _read_blocks(record: Record, content: list[Block]) -> None:
             text = block.text
             texts.append(text[:TEXT_CAP] if text.__class__ is str else "")
         elif kind == "tool_use":
-            given = block.input
-            inputs = _lean_input(given) if block.__class__ is LeanBlock else _capped_input(given)
-            uses.append(ToolUse(_str(block.id), _str(block.name), inputs))
+            given, name = block.input, _str(block.name)
+            inputs = _lean_input(given, name) if block.__class__ is LeanBlock else _capped_input(given, name)
+            uses.append(ToolUse(_str(block.id), name, inputs))
         elif kind == "tool_result":
             error, inner = bool(block.is_error), block.content
-            if inner.__class__ is msgspec.Raw:  # a lean read: only an error's text is kept
-                inner = _decoded(inner) if error else None
+            if (
+                inner.__class__ is msgspec.Raw
+            ):  # a lean read: only an error's or a plan approval's text is kept
+                if error:
+                    inner = _decoded(inner)
+                elif raw_plan_approval(inner):
+                    inner = _decoded(inner)
+                    inner = inner if _approves(inner) else None
+                else:
+                    inner = None
             results.append(ToolResult(_str(block.tool_use_id), error, _result_text(inner)))
     set_content(record, texts, uses, results)
 
 
 def _result_text(content: str | list[Part] | None) -> str:
     if content.__class__ is str:
-        return content[:RESULT_CAP]
+        return content[: TEXT_CAP if content.startswith(PLAN_APPROVED) else RESULT_CAP]
     if content:
-        return "\n".join([_str(p.text) for p in content if p.type == "text"])[:RESULT_CAP]  # type: ignore[union-attr]
+        text = "\n".join([_str(p.text) for p in content if p.type == "text"])  # type: ignore[union-attr]
+        return text[: TEXT_CAP if text.startswith(PLAN_APPROVED) else RESULT_CAP]
     return ""
+
+
+def _approves(content: str | list[Part] | None) -> bool:
+    """`records.is_plan_approval` of decoded content."""
+    if isinstance(content, list):
+        content = next((p.text for p in content if p.type == "text"), "")
+    return isinstance(content, str) and content.startswith(PLAN_APPROVED)
 
 
 _any_value = msgspec.json.Decoder()
 
 
-def _lean_input(given: dict[str, msgspec.Raw] | None) -> dict[str, Any]:
+def _lean_input(given: dict[str, msgspec.Raw] | None, name: str = "") -> dict[str, Any]:
     """`lean_input` of a tool's input whose values are undecoded: only those it keeps are decoded."""
     if not given:
         return {}
     kept = {}
     for key, value in given.items():
-        if key in LEAN_INPUT_KEYS:
+        if key in LEAN_INPUT_KEYS or key == "plan" and name == PLAN_TOOL:
             try:  # msgspec checked the value when it took it whole: it decodes
                 kept[key] = _any_value.decode(value)
             except msgspec.DecodeError:
@@ -162,7 +181,7 @@ def _lean_input(given: dict[str, msgspec.Raw] | None) -> dict[str, Any]:
                     kept[key] = json.loads(bytes(value))
                 except (ValueError, RecursionError):
                     continue
-    return lean_input(kept)
+    return lean_input(kept, name)
 
 
 def _decoded(raw: msgspec.Raw) -> str | list[Part] | None:

@@ -35,6 +35,13 @@ INPUT_CAP = 2_000
 # What a lean reader (the discoverer, and the context it carries between scans) reads of a tool's input:
 # a lean read keeps these keys only, and never builds the rest (a file's new content, an edit's strings).
 LEAN_INPUT_KEYS = frozenset({"command", "file_path", "notebook_path", "path", "description"})
+# Plan mode: the plan the assistant proposes (the ExitPlanMode input's `plan`) and the result that approves
+# it, which holds the plan as approved, edited by the user or not. Both are read whole (up to `TEXT_CAP`),
+# lean or not, so what the user changed can be told from what was proposed (see `discover.planedits`).
+PLAN_TOOL = "ExitPlanMode"
+PLAN_APPROVED = "User has approved your plan"
+_PLAN_PROBE = PLAN_APPROVED.encode()
+PLAN_PROBE_BYTES = 96  # an approval says so at the start of its content, whether a string or text blocks
 
 REJECTION_PREFIX = "The user doesn't want to proceed with this tool use"
 _REASON_SPLIT = lazy(r"the user said:\s*", re.IGNORECASE)
@@ -212,12 +219,12 @@ def _read_content(record: Record, content: Any, lean: bool = False) -> None:
             text = block.get("text", "")
             texts.append(text[:TEXT_CAP] if text.__class__ is str else "")
         elif kind == "tool_use":
-            given = block.get("input")
-            inputs = lean_input(given) if lean else _capped_input(given)
-            uses.append(ToolUse(_str(block.get("id")), _str(block.get("name")), inputs))
+            given, name = block.get("input"), _str(block.get("name"))
+            inputs = lean_input(given, name) if lean else _capped_input(given, name)
+            uses.append(ToolUse(_str(block.get("id")), name, inputs))
         elif kind == "tool_result":
-            error = bool(block.get("is_error"))
-            text = _result_text(block.get("content")) if error or not lean else ""
+            error, inner = bool(block.get("is_error")), block.get("content")
+            text = _result_text(inner) if error or not lean or is_plan_approval(inner) else ""
             results.append(ToolResult(_str(block.get("tool_use_id")), error, text))
     set_content(record, texts, uses, results)
 
@@ -232,27 +239,51 @@ def set_content(record: Record, texts: list[str], uses: list[ToolUse], results: 
         record.tool_results = results
 
 
-def _capped_input(value: Any) -> dict[str, Any]:
+def _capped_input(value: Any, name: str = "") -> dict[str, Any]:
     if not isinstance(value, dict):
         return {}
+    if name == PLAN_TOOL:
+        return {
+            k: v[: TEXT_CAP if k == "plan" else INPUT_CAP] if isinstance(v, str) else v
+            for k, v in value.items()
+        }
     if all(not isinstance(v, str) or len(v) <= INPUT_CAP for v in value.values()):
         return value
     return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items()}
 
 
-def lean_input(value: Any) -> dict[str, Any]:
-    """The keys of a tool's input a lean reader reads (`LEAN_INPUT_KEYS`), in their order, capped."""
+def lean_input(value: Any, name: str = "") -> dict[str, Any]:
+    """The keys of a tool's input a lean reader reads (`LEAN_INPUT_KEYS`, and a proposed plan), in their
+    order, capped."""
     if not isinstance(value, dict):
         return {}
-    return {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items() if k in LEAN_INPUT_KEYS}
+    kept = {k: v[:INPUT_CAP] if isinstance(v, str) else v for k, v in value.items() if k in LEAN_INPUT_KEYS}
+    if name == PLAN_TOOL and isinstance(value.get("plan"), str):
+        kept["plan"] = value["plan"][:TEXT_CAP]
+    return kept
+
+
+def is_plan_approval(content: Any) -> bool:
+    """Whether a tool result's (decoded) content is plan mode's approval, whose text a lean read keeps."""
+    if isinstance(content, list):
+        content = next(
+            (b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"), ""
+        )
+    return isinstance(content, str) and content.startswith(PLAN_APPROVED)
+
+
+def raw_plan_approval(raw: bytes | memoryview) -> bool:
+    """`is_plan_approval` decided on the undecoded JSON of the content, from its first bytes only."""
+    return _PLAN_PROBE in bytes(memoryview(raw)[:PLAN_PROBE_BYTES])
 
 
 def _result_text(content: Any) -> str:
     if isinstance(content, str):
-        return content[:RESULT_CAP]
+        return content[: TEXT_CAP if content.startswith(PLAN_APPROVED) else RESULT_CAP]
     if isinstance(content, list):
         parts = [_str(b.get("text")) for b in content if isinstance(b, dict) and b.get("type") == "text"]
-        return "\n".join(parts)[:RESULT_CAP]
+        text = "\n".join(parts)
+        return text[: TEXT_CAP if text.startswith(PLAN_APPROVED) else RESULT_CAP]
     return ""
 
 

@@ -267,3 +267,31 @@ def test_chunks_of_any_size_read_what_the_line_reader_reads(
     ]
     assert as_records == [normalize(r, 0, lean=True) for r in by_line]
     assert block_stats == line_stats and block_stats.offset == line_stats.offset
+
+
+@pytest.mark.parametrize("with_msgspec", [True, False])
+def test_a_lean_read_keeps_a_plan_and_its_approval_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_msgspec: bool
+) -> None:
+    proposed = "# Ship the widget\n" + "- step\n" * 600  # longer than a tool input or result is kept
+    approved = "User has approved your plan.\n\n## Approved Plan (edited by user):\n" + proposed + "- last"
+    lines = [
+        {"type": "assistant", "uuid": "a1", "message": {"content": [
+            {"type": "tool_use", "id": "p", "name": "ExitPlanMode", "input": {"plan": proposed}},
+            {"type": "tool_use", "id": "q", "name": "Other", "input": {"plan": proposed}},
+        ]}},
+        {"type": "user", "uuid": "u1", "message": {"content": [
+            {"type": "tool_result", "tool_use_id": "p", "content": [{"type": "text", "text": approved}]},
+            {"type": "tool_result", "tool_use_id": "q", "content": "Other output: User has approved your plan"},
+        ]}},
+    ]  # fmt: skip
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    if not with_msgspec:
+        monkeypatch.setattr(fastjson, "_decoders", [None])
+    for lean in (True, False):
+        uses, results = read_transcript(TranscriptFile(path, "s"), lean=lean).records
+        assert uses.tool_uses[0].input == {"plan": proposed}
+        assert uses.tool_uses[1].input == ({} if lean else {"plan": proposed[:2000]})
+        assert results.tool_results[0].text == approved
+        assert results.tool_results[1].text == ("" if lean else "Other output: User has approved your plan")
