@@ -144,7 +144,8 @@ class Matcher:
             restated = None
         if restated is not None and not self._another_act(principle, restated.unit.members):
             members, quote = self.memory.saying_most(principle, restated.unit)
-            return replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
+            verdict = self._verdict("RECORDED", members, "meaning", restated.unit)
+            return replace(verdict, quote=quote or verdict.quote)
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
@@ -211,7 +212,8 @@ class Matcher:
     ) -> Verdict:
         """The verdict naming the statements; a line of a paragraph is quoted as the line."""
         text = unit.text if unit is not None and not unit.group else self.memory.statements[members[0]][1]
-        return Verdict(category, self._row_written.get(text, text), members, how)
+        row = self._row_written.get(text, "")  # a table row: quoted as written, not its whole table
+        return Verdict(category, row or text, members, how, row)
 
     def _by_words(self, principle: str) -> Verdict:
         """Stage one: the statements that share content words with the principle. A contradiction is
@@ -278,8 +280,8 @@ class Matcher:
         return self._at("CONTRADICT" if same_subject(principle, text) else "UNSURE", best[1])
 
     def _at(self, category: str, position: int, how: str = "") -> Verdict:
-        text = self._written.get(position, self.texts[position])
-        return Verdict(category, text, (self._owner[position],), how)
+        row = self._written.get(position, "")  # a table row: quoted as written, not its whole table
+        return Verdict(category, row or self.texts[position], (self._owner[position],), how, row)
 
 
 _REQUIRED = lazy(

@@ -79,3 +79,8 @@ def test_a_row_said_in_its_own_words_is_recorded() -> None:
 def test_a_word_and_its_noun_are_one_word(verb: str, noun: str) -> None:
     assert read(verb).stems == read(noun).stems
     assert stems(verb) == stems(noun)
+
+
+def test_a_row_recorded_is_quoted_as_its_row_not_its_table() -> None:
+    verdict = Matcher.of_texts([VAULT]).judge("A `vault import` definitely needs to preserve user data.")
+    assert verdict.quote == IMPORT_ROW
