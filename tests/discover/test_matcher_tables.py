@@ -84,3 +84,17 @@ def test_a_word_and_its_noun_are_one_word(verb: str, noun: str) -> None:
 def test_a_row_recorded_is_quoted_as_its_row_not_its_table() -> None:
     verdict = Matcher.of_texts([VAULT]).judge("A `vault import` definitely needs to preserve user data.")
     assert verdict.quote == IMPORT_ROW
+
+
+def test_every_row_of_a_long_table_is_read() -> None:
+    rows = "".join(f"| step{n} | `tool{n}` | Keeps stage {n} apart |\n" for n in range(1, 14))
+    long = (
+        "## Stages\n\n| Stage | Tool | Why |\n|---|---|---|\n"
+        + rows
+        + "| publish | `twine upload` | Exact artifact preservation |\n"
+    )
+    verdict = Matcher.of_texts([long]).judge("Publish must preserve the user's files.")
+    assert (verdict.category, verdict.related) == (
+        "RECORDED",
+        "| publish | `twine upload` | Exact artifact preservation |",
+    )
