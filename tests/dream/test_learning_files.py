@@ -132,3 +132,21 @@ def test_a_topic_files_name_is_the_words_that_say_what_it_is_about(principle: st
     """No "have", "no", "all" or "definitely" in a file name: it would end on a word that says nothing
     ("…_runners_have_no.md")."""
     assert topic_name(Candidate(kind="correction", principle=principle), set()) == name
+
+
+def test_a_lone_dot_argument_ends_no_sentence() -> None:
+    """`--path .` is an argument: a title cut there ("Use tspec install --path") orders another command."""
+    from consolidate.dream.titles import first_sentence, title_of
+
+    rule = "Use pipx install --editable . instead of pip install -e"
+    assert first_sentence(rule) == rule
+    assert title_of(Candidate(kind="remember", principle=rule)) == rule
+    assert first_sentence("Run the linter. Then push.") == "Run the linter."  # a real end still ends
+
+
+def test_a_remembered_topic_name_never_ends_on_what_it_rules_out_unsaid() -> None:
+    from consolidate.dream.topics import subject_slug
+
+    assert subject_slug("", "Use pipx install --editable . instead of pip install -e") == (
+        "pipx_install_editable_not_pip"
+    )
