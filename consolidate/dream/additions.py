@@ -609,6 +609,12 @@ def merge_alike(
         ]
         if recorded is not None:
             others = [o for o in others if not recorded(o)]
+        # the reviewer sees every wording folded into this one, also those not written as "Also: …"
+        folded = [c.principle for c in group if c is not best and c.principle not in others]
+        folded = list(dict.fromkeys(p for p in folded if p != best.principle))
+        note = " ".join(
+            [best.note.strip(), *(f"Also said as “{plain(p, 120)}” (the same rule)." for p in folded)]
+        ).strip()
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         layers = _holding(best, group) if others else best.layers
         combined = best.model_copy(
@@ -621,6 +627,7 @@ def merge_alike(
                 "evidence": distinct_evidence(group)[:5],
                 "sightings": sorted({k for c in group for k in _sightings_of(c)}),
                 "detail": detail,
+                "note": note,
             }
         )
         merged.append((order, combined, [c.queue_id for c in group if c.queue_id]))
