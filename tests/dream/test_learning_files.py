@@ -150,3 +150,21 @@ def test_a_remembered_topic_name_never_ends_on_what_it_rules_out_unsaid() -> Non
     assert subject_slug("", "Use pipx install --editable . instead of pip install -e") == (
         "pipx_install_editable_not_pip"
     )
+
+
+@pytest.mark.parametrize(
+    ("principle", "name"),
+    [
+        ("use make smoke before every deploy", "Use make smoke before every deploy"),
+        ("never push the release tag by hand", "Never push the release tag by hand"),
+        ("pnpm is the package manager of this repo", "pnpm is the package manager of this repo"),  # a name
+        ("uv.lock is committed with every dependency change", "uv.lock is committed with every dependency change"),
+    ],
+)
+def test_a_rule_that_begins_a_line_begins_with_a_capital_unless_it_is_a_name(principle: str, name: str) -> None:
+    """A remembered "when X: use Y" keeps the rule in lower case after its colon; where the rule begins
+    the line (an always-on pointer, a topic's name) it is a sentence."""
+    from consolidate.dream.learning import pointer_line
+
+    assert _matter(Candidate(kind="remember", principle=principle))[0] == name
+    assert pointer_line(Candidate(kind="remember", principle=principle), "x.md").startswith(name)
