@@ -26,14 +26,25 @@ class Danger:
     guard: str  # a trigger regex that would
 
     def fix(self, rule: str) -> str:
-        """One line: the `learnings capture` command that records a guard for `rule`."""
-        lesson = {"rule": rule, "trigger": {"tool": "Bash", "command": self.guard, "guard": True}}
+        """One line: the `learnings capture` command that records a guard for `rule` — narrowed to the
+        branch the rule names when it forbids force-pushing one ("never force-push to main" blocks a
+        force-push of main, never one of a feature branch the same line allows)."""
+        guard = self.guard
+        branch = _BRANCH.search(rule) if self.name == "git push --force" else None
+        if branch is not None:
+            guard = rf"\bgit\s+push\b(?=.*(--force([^\w-]|$)|\s-f\b))(?=.*\s{re.escape(branch[1])}(\s|$|:))"
+        lesson = {"rule": rule, "trigger": {"tool": "Bash", "command": guard, "guard": True}}
         text = json.dumps(lesson, ensure_ascii=False).replace("'", "'\\''")
         return (
             "enforce it with a guard lesson (narrow the regex to what the rule forbids): "
             f"echo '{text}' | consolidate learnings capture"
         )
 
+
+# the branch a force-push ban names: "never force-push to main", "… force-push `master`"
+_BRANCH = re.compile(
+    r"force[- ]?push(?:ing)?\s+(?:to\s+|on\s+|onto\s+)?(?:the\s+)?`?(main|master|trunk|develop)`?\b", re.I
+)
 
 DANGERS = (
     Danger("rm -rf", re.compile(r"\brm\s+-(?:rf|fr|r)\b"), "rm -rf build", r"\brm\s+-\w*[rR]\w*\b"),

@@ -113,7 +113,9 @@ def test_secret_files_not_ignored_by_git_fail(setup: Setup) -> None:
     setup.repo.write("deploy.key", "not really a key\n")
     check = setup.check("gitignore-secrets")
     assert (check.status, check.detail, check.fix) == (
-        "fail", "not ignored by git: certs/server.pem, deploy.key", "add *.pem *.key to .gitignore"
+        "fail",
+        "not ignored by git: certs/server.pem, deploy.key",
+        "add *.pem *.key to .gitignore",
     )
 
 
@@ -312,7 +314,9 @@ def test_a_stale_or_missing_handoff_fails(setup: Setup) -> None:
 def test_no_handoff_before_any_session_since_install_is_not_a_failure(setup: Setup) -> None:
     """Right after `consolidate install` no session has run the Stop hook yet: that is no defect. With
     no hooks at all the missing handoff is hooks-installed-once's finding: advice here, not a failure."""
-    write_session(setup.claude_home, setup.repo.path, Session(cwd=str(setup.repo.path)).user("work"))  # at 10:00
+    write_session(
+        setup.claude_home, setup.repo.path, Session(cwd=str(setup.repo.path)).user("work")
+    )  # at 10:00
     wired = (NOW - timedelta(hours=1)).timestamp()
     os.utime(setup.claude_home / "settings.json", (wired, wired))
     check = setup.check("handoff-fresh")
@@ -342,3 +346,24 @@ def test_auto_recall_without_an_index_fails(setup: Setup) -> None:
 
     refresh(setup.settings)
     assert setup.check("recall-index").status == "pass"
+
+
+def test_the_offered_guard_for_a_ban_on_one_branch_blocks_that_branch_only(setup: Setup) -> None:
+    setup.repo.write(
+        "CLAUDE.md", "# Project\n\n- Force-pushing is fine on feature branches. Never force-push to `main`.\n"
+    )
+    fix = setup.check("guard-lessons").fix
+    lesson = json.loads(fix.split("echo '", 1)[1].rsplit("' | consolidate", 1)[0].replace("'\\''", "'"))
+    guard = re.compile(lesson["trigger"]["command"])
+    for blocked in (
+        "git push --force origin main",
+        "git push origin main --force",
+        "git push -f origin main",
+    ):
+        assert guard.search(blocked), blocked
+    for allowed in (
+        "git push --force origin feat-x",
+        "git push origin main",
+        "git push --force-with-lease origin main-fix",
+    ):
+        assert not guard.search(allowed), allowed
