@@ -138,8 +138,12 @@ _KEPT_OUT = lazy(
 
 
 def keeps_out(ban: str, statement: str) -> bool:
-    """Does `statement` keep out of what it allows most of what `ban`, a negation, is about ("do not
-    commit `.venv/` files" against "make commits, except `.venv/` files")? Then the two agree."""
+    """Does `statement` keep out of what it allows most of what `ban`, one sentence that forbids an
+    act ("do not commit `.venv/` files"), is about ("make commits, except `.venv/` files")? Then the
+    two agree. A sentence that only keeps things out itself ("an edit without its lock is
+    incomplete") bans nothing here."""
+    if _ONE_SENTENCE_END.search(ban.strip()) or not _BANNING.search(_KEPT_OUT.sub(" ", ban.lower())):
+        return False
     negated = _polarity(ban)[0]
     if not negated:
         return False
@@ -149,3 +153,7 @@ def keeps_out(ban: str, statement: str) -> bool:
         if kept and len(kept & about) * 2 >= len(kept):
             return True
     return False
+
+
+_BANNING = lazy(r"\b(?:never|not|no|don'?t|do not|cannot|can'?t|must not|mustn'?t|avoid)\b")
+_ONE_SENTENCE_END = lazy(r"[.!?;:][*_`)\]]*\s+\S|\s[—–]\s|\n|\|")

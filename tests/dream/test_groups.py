@@ -87,8 +87,9 @@ def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> 
     out = io.StringIO()
     show_plan(plan, lambda items: "".join(f"-{p.summary}\n" for p in items), out, set())
     text = out.getvalue()
-    assert "### [REMOVE ×4] Learning: REDUNDANT: 4 entries a CLAUDE.md already says  (G1: all of them" in text
-    assert "- P2: REDUNDANT: entry 2" in text and "### [REMOVE] Learning: LOW-VALUE: entry 5" in text
+    assert "### [REMOVE ×4] Learning: 4 entries a CLAUDE.md already says  (G1: all of them" in text
+    assert "- P2: entry 2" in text and "### [REMOVE] Learning: entry 5" in text
+    assert "REDUNDANT:" not in text and "LOW-VALUE:" not in text  # the plan keeps its category field
     answers = iter(["s", "G1"])
     assert ask_approval(plan.select(None), lambda _: next(answers), set(), plan.groups) == [
         "P1",
