@@ -37,6 +37,7 @@ from .samerule import (
     anchors_said,
     as_forbidden,
     forbidden_items,
+    is_table,
     known_act,
     negation_elsewhere,
     opposed,
@@ -47,7 +48,7 @@ from .samerule import (
     values_differ,
 )
 from .text import stems
-from .units import ruled, text_entries
+from .units import ruled, table_rows, text_entries
 
 RECORDED = 0.8  # the share of the principle's content words a statement says to record it already
 RECORDED_JACCARD = 0.8  # or the two say nearly the same words, both ways
@@ -84,6 +85,8 @@ class Matcher:
         self._stems = [stems(t) for t in self.texts]
         self._by_stem: dict[str, list[int]] = {}
         for position, found in enumerate(self._stems):
+            if position < len(memory.statements) and is_table(self.texts[position]):
+                continue  # a table is compared row by row, never whole
             for stem in found:
                 self._by_stem.setdefault(stem, []).append(position)
         self._owner = list(range(len(memory.statements))) + [u.members[0] for u in memory.lines]
@@ -99,6 +102,17 @@ class Matcher:
         # the prohibition it is: a rule that forbids it too states it, one that orders it breaks it
         # (`Memory.forbidding`), and neither contradicts it by shared words
         items = forbidden_items(memory.statements, memory.groups)
+        # a table row is compared as the statement it makes with its header, quoted as written
+        rows = {
+            statement: (written, cells)
+            for _, text in memory.statements
+            for written, statement, cells in table_rows(text)
+        }
+        self._written = {p: rows[t][0] for p, t in enumerate(self.texts) if t in rows}
+        self._rows = [(p, rows[t][1]) for p, t in enumerate(self.texts) if t in rows]
+        self._row_written = {statement: written for statement, (written, _) in rows.items()}
+        self._row_cells = {statement: cells for statement, (_, cells) in rows.items()}
+        self._subjects = {p: cells[0] for p, cells in self._rows}
         self._polarity_of = {p: as_forbidden(t) for p, t in enumerate(self.texts) if self._owner[p] in items}
 
     @classmethod
@@ -127,15 +141,22 @@ class Matcher:
         if content is not None and (said := self.judge(content)).category == "RECORDED":
             return said
         restated = self.memory.restating(principle)  # a unit that states it as it is wins over one opposed
+        if restated is not None and self._off_subject(principle, restated.unit):
+            restated = None
         if restated is not None and not self._another_act(principle, restated.unit.members):
             members, quote = self.memory.saying_most(principle, restated.unit)
-            verdict = replace(self._verdict("RECORDED", members, "meaning", restated.unit), quote=quote)
-            return self._stating(principle, verdict)
+            verdict = self._verdict("RECORDED", members, "meaning", restated.unit)
+            return self._stating(principle, replace(verdict, quote=quote or verdict.quote))
         if found.category != "FILL_GAP":
             return found
         extended = self.memory.extended(principle)
+        if extended is not None and self._off_subject(principle, extended.unit):
+            extended = None
         if extended is not None and not self._another_act(principle, extended.unit.members):
             return self._verdict("UPDATE", extended.unit.members, "meaning", extended.unit)
+        row = self._row_stating(principle)
+        if row is not None:
+            return self._at("RECORDED", row, "meaning")
         return Verdict("FILL_GAP")
 
     def _stating(self, principle: str, verdict: Verdict) -> Verdict:
@@ -170,6 +191,40 @@ class Matcher:
             return verdict
         return Verdict("RECORDED", self.memory.statements[best[1]][1], (best[1],), verdict.how, best[2])
 
+    def _off_subject(self, principle: str, unit: Unit) -> bool:
+        """Is the unit a table row whose subject (its first cell) the principle never names?"""
+        cells = self._row_cells.get(unit.text)
+        return cells is not None and not _names_subject(principle, cells[0])
+
+    def _row_stating(self, principle: str) -> int | None:
+        """The table row that states what the requirement `principle` asks ("A `ts backup` must
+        preserve the user's data" by "| backup, restore | raw `fs::copy` | Exact byte-for-byte
+        preservation |"): its subject is the row's first cell (an item of it, and nothing else but
+        the program a code span names), its act a word of another cell, its polarity the row's, and
+        what it says the act of the row says too — or nothing particular ("the user's data") when
+        the row's act reaches everything (its word ends its cell: "exact preservation")."""
+        required = _REQUIRED.search(principle) if self._rows else None
+        if required is None or required["neg"]:
+            return None
+        subject = _subject_words(principle[: required.start()])
+        act = read(required["verb"]).stems
+        wanted = read(principle[required.end() :]).stems
+        for position, cells in self._rows:
+            named = _items_named(subject, cells[0])
+            if not named or not subject - set().union(*named) <= _subject_rest(principle):
+                continue
+            told = read(" ".join(cells[1:]))
+            if not act or not act <= told.stems or _opposite(principle, self.texts[position]):
+                continue
+            everything = any(
+                act <= read(_LAST_WORD.findall(cell)[-1]).stems
+                for cell in cells[1:]
+                if _LAST_WORD.findall(cell)
+            )
+            if wanted <= told.stems or (everything and not wanted - told.stems - _ANY_OBJECT):
+                return position
+        return None
+
     def _another_act(self, principle: str, members: tuple[int, ...]) -> bool:
         """Does a statement that forbids an act (a "never …" line, an item of a forbidding list) share
         only what the act is said of with `principle`, which is about another act it never names
@@ -190,7 +245,8 @@ class Matcher:
     ) -> Verdict:
         """The verdict naming the statements; a line of a paragraph is quoted as the line."""
         text = unit.text if unit is not None and not unit.group else self.memory.statements[members[0]][1]
-        return Verdict(category, text, members, how)
+        row = self._row_written.get(text, "")  # a table row: quoted as written, not its whole table
+        return Verdict(category, row or text, members, how, row)
 
     def _by_words(self, principle: str) -> Verdict:
         """Stage one: the statements that share content words with the principle. A contradiction is
@@ -208,6 +264,8 @@ class Matcher:
             shared = shared_by[position]
             if shared < MIN_SHARED:
                 continue
+            if position in self._subjects and not _names_subject(principle, self._subjects[position]):
+                continue  # a row is about its first cell: one that shares words with it says another rule
             theirs = self._stems[position]
             text = self.texts[position]
             polar = self._polarity_of.get(position, text)
@@ -225,12 +283,15 @@ class Matcher:
                         return self._at("RECORDED", position, "words")
                     if adds is None and (said_by(text, principle) or _changes_a_value(principle, text)):
                         adds = position  # its rule and an option or path more, or another value
-                elif (  # a forbidden item is broken (FORBIDDEN), never contradicted
+                elif (  # a forbidden item is broken (FORBIDDEN), never contradicted, nor a table row
                     position not in self._polarity_of
+                    and position not in self._subjects
                     and same_subject(principle, text)
                     and (opposed is None or jaccard > opposed[0])
                 ):
                     opposed = (jaccard, position)  # unless another statement says it as it is
+            if position in self._subjects:
+                continue  # a row updated is one that says it and names more (`adds`), never by shared words
             if containment >= RELATED and (best is None or containment > best[0]):
                 best = (containment, position, said_already)
         if opposed is not None:
@@ -252,7 +313,46 @@ class Matcher:
         return self._at("CONTRADICT" if same_subject(principle, text) else "UNSURE", best[1])
 
     def _at(self, category: str, position: int, how: str = "") -> Verdict:
-        return Verdict(category, self.texts[position], (self._owner[position],), how)
+        row = self._written.get(position, "")  # a table row: quoted as written, not its whole table
+        return Verdict(category, row or self.texts[position], (self._owner[position],), how, row)
+
+
+_REQUIRED = lazy(
+    r"\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+"
+    r"(?P<neg>(?:not|never)\s+)?(?:(?:always|also|still|fully)\s+)?(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+_LAST_WORD = lazy(r"[A-Za-z]+")
+# what a requirement may say its act reaches without naming anything particular
+_ANY_OBJECT = frozenset({"user", "info", "data", "content", "file", "everyth", "exact", "intact", "definit"})
+
+
+def _words(text: str) -> set[str]:
+    """The words of a subject, code spans read as their words, flags left out."""
+    return {w for w in re.findall(r"(?<![\w-])[a-z][\w]*", text.lower()) if w not in _ARTICLES}
+
+
+_ARTICLES = frozenset({"a", "an", "the", "every", "each", "any", "our", "its", "and", "or"})
+
+
+def _items_named(words: set[str], subject: str) -> list[set[str]]:
+    """The items of a row's first cell ("backup, restore, new -f") whose every word is in `words`."""
+    items = [_words(item) for item in re.split(r"[,/]|\band\b", subject)]
+    return [item for item in items if item and item <= words]
+
+
+def _names_subject(principle: str, subject: str) -> bool:
+    """Does the principle name an item of a row's first cell (in its prose or its code spans)?"""
+    return bool(_items_named(_words(principle), subject))
+
+
+def _subject_words(text: str) -> set[str]:
+    return {w for w in _words(text) if not w.endswith("ly")}  # "definitely needs to": how, not who
+
+
+def _subject_rest(principle: str) -> set[str]:
+    """What a subject may name beside the row's item: the program of a code span (`ts` of `ts backup`)."""
+    return {span.split()[0].lower() for span in _CODE.findall(principle) if span.split()}
 
 
 _SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=[A-Z*`])")

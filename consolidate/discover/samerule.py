@@ -40,6 +40,7 @@ from ..lazyre import lazy
 from . import grammar
 from .existing import as_ban, keeps_out
 from .text import STOPWORDS, language
+from .units import table_rows
 
 SAME = 0.78  # weighted share of the candidate's content a unit must say to state the rule
 SAME_GROUP = 0.85  # stricter against a whole list: its many words say more by chance
@@ -543,10 +544,18 @@ class Restated:
     score: float
 
 
+def is_table(text: str) -> bool:
+    """Is the block a Markdown table and nothing else?"""
+    lines = [line for line in text.splitlines() if line.strip()]
+    return len(lines) >= 3 and all(_TABLE.match(line) for line in lines) and bool(table_rows(text))
+
+
 def _lines(text: str) -> list[str]:
     """The lines of a block of two lines or more (a paragraph, a list item with its nested items or
     its wrapped lines), each compared alone too, up to `LINES_ALONE` of them; the lines of fenced
-    code never are."""
+    code never are. A table row is read as the statement it makes with its header (`table_rows`),
+    every row of a table of any length; its header alone states nothing."""
+    rows = {written: statement for written, statement, _ in table_rows(text)}
     lines: list[str] = []
     fence = False
     for line in text.splitlines():
@@ -554,9 +563,14 @@ def _lines(text: str) -> list[str]:
             fence = not fence
         elif not fence and line.strip() and not _SKIP_LINE.match(line):
             lines.append(line.strip())
-    if not 2 <= len(lines) <= LINES_ALONE:
-        return []  # a longer text (a topic file's body) is compared whole
-    return [line for line in lines if len(line) > 8]
+    stated = [rows[line] for line in lines if line in rows]
+    if stated:
+        lines = [line for line in lines if not _TABLE.match(line)]  # the rows as read, never the header
+    if not 2 <= len(lines) + len(stated) <= LINES_ALONE:
+        return [
+            line for line in stated if len(line) > 8
+        ]  # a longer text (a topic file's body) is compared whole
+    return [line for line in stated + lines if len(line) > 8]
 
 
 class Memory:
@@ -590,6 +604,8 @@ class Memory:
         said += [(content(u.text), content(u.heading)) for u in self.lines]
         self._by_stem: dict[str, list[int]] = {}
         for position, (own, context) in enumerate(said):
+            if position < len(self.statements) and is_table(self.statements[position][1]):
+                continue  # a table is compared row by row (`_lines`), never whole: its rows share words by chance
             for key in own.stems | context.stems | own.anchor_words | {"`" + a for a in own.anchors}:
                 self._by_stem.setdefault(key, []).append(position)
 

@@ -103,3 +103,47 @@ def rule_lines(text: str) -> list[str]:
             continue
         kept.append(line)
     return kept
+
+
+_TABLE_ROW = re.compile(r"^\s*\|(?P<cells>.*)\|\s*$")
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def _cells(row: str) -> list[str]:
+    """The cells of a table row, a `|` inside a code span kept in its cell."""
+    cells, current, code = [], "", False
+    for char in row:
+        if char == "`":
+            code = not code
+        if char == "|" and not code:
+            cells.append(current.strip())
+            current = ""
+        else:
+            current += char
+    return [*cells, current.strip()]
+
+
+def table_rows(block: str) -> list[tuple[str, str, list[str]]]:
+    """(the row as written, the statement it makes, its cells) of each row of each Markdown table in
+    the block: a row says of its first cell what each other cell says under its header ("backup,
+    restore: Strategy raw `fs::copy`; Why: exact byte-for-byte preservation"). The header row and
+    the rule under it state nothing alone."""
+    lines = block.splitlines()
+    found: list[tuple[str, str, list[str]]] = []
+    header: list[str] | None = None
+    for number, line in enumerate(lines):
+        row = _TABLE_ROW.match(line)
+        if row is None:
+            header = None
+        elif _TABLE_RULE.match(line):
+            continue
+        elif header is None:
+            if number + 1 < len(lines) and _TABLE_RULE.match(lines[number + 1]):
+                header = _cells(row["cells"])
+        else:
+            cells = _cells(row["cells"])
+            said = [f"{h}: {c}" if h else c for h, c in zip(header[1:], cells[1:], strict=False) if c]
+            if cells and cells[0]:
+                statement = f"{cells[0]}: {'; '.join(said)}" if said else cells[0]
+                found.append((line.strip(), statement, cells))
+    return found

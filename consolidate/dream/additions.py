@@ -46,7 +46,7 @@ from .remembered import Remembered, remembered
 from .reserved import around_the_user
 from .similarity import ALIKE, STOP, Index, coverage, words
 from .titles import flat, mend, title_of
-from .topics import section_type, subject_slug
+from .topics import section_type, subject_slug, whole_words
 from .wording import impersonal
 
 MAX_ADD = 7
@@ -609,6 +609,12 @@ def merge_alike(
         ]
         if recorded is not None:
             others = [o for o in others if not recorded(o)]
+        # the reviewer sees every wording folded into this one, also those not written as "Also: …"
+        folded = [c.principle for c in group if c is not best and c.principle not in others]
+        folded = list(dict.fromkeys(p for p in folded if p != best.principle))
+        note = " ".join(
+            [best.note.strip(), *(f"Also said as “{plain(p, 120)}” (the same rule)." for p in folded)]
+        ).strip()
         detail = "\n\n".join([best.detail.strip(), *(f"Also: {flat(o)}" for o in others)]).strip()
         layers = _holding(best, group) if others else best.layers
         combined = best.model_copy(
@@ -621,6 +627,7 @@ def merge_alike(
                 "evidence": distinct_evidence(group)[:5],
                 "sightings": sorted({k for c in group for k in _sightings_of(c)}),
                 "detail": detail,
+                "note": note,
             }
         )
         merged.append((order, combined, [c.queue_id for c in group if c.queue_id]))
@@ -829,25 +836,13 @@ def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:
 _NOT_A_NAME = STOP | DEGREE | {"when", "the", "and"}
 
 
-def _whole_words(words_: list[str], limit: int) -> str:
-    """The words joined by `_` within `limit` characters, never a word cut ("…_debuggin"); a first
-    word longer than the limit alone is cut."""
-    slug = ""
-    for word in words_:
-        joined = f"{slug}_{word}" if slug else word
-        if len(joined) > limit:
-            break
-        slug = joined
-    return slug or (words_[0][:limit] if words_ else "")
-
-
 def topic_name(candidate: Candidate, taken: set[str], kind: str | None = None) -> str:
     source = candidate.trigger if candidate.trigger.strip() else (candidate.title or candidate.principle)
     source = without_secrets(source)  # a file name is written too: redact before slugging
     words_ = [  # the words that say what it is about: no "the", "have", "no", "all", "definitely"
         w for w in _SLUG.sub(" ", source.lower()).split() if len(w) > 2 and w not in _NOT_A_NAME
     ]
-    slug = _whole_words(words_[:5], 40) or "learning"
+    slug = whole_words(words_[:5], 40) or "learning"
     kind = kind or topic_type(candidate)
     if candidate.kind == "remember":
         slug = subject_slug(candidate.trigger, candidate.principle, taken, kind)

@@ -66,7 +66,20 @@ def pointer_line(candidate: Candidate, file: str | None, takeaway: str | None = 
 def _render(candidate: Candidate, takeaway: str, file: str | None) -> str:
     if candidate.trigger.strip() and not _OWN_CONDITION.match(takeaway):
         return trigger_pointer(condition(candidate), takeaway, file)
-    return always_on_pointer(takeaway, file)
+    return always_on_pointer(begun(takeaway), file)
+
+
+_LOWER_OPENING = re.compile(r"[a-z]+(?:'[a-z]+)?(?![\w.`/-])")
+
+
+def begun(rule: str) -> str:
+    """A rule that begins a line: its first word capitalised when it is a common word left in lower
+    case after a trigger's colon ("use make smoke" → "Use make smoke"), never a name or a command
+    ("pnpm is …", `make`)."""
+    opening = _LOWER_OPENING.match(rule)
+    if opening is None or not common_word(opening.group(0)):
+        return rule
+    return rule[:1].upper() + rule[1:]
 
 
 def topic_type(candidate: Candidate) -> str:
@@ -104,7 +117,7 @@ def topic_file(candidate: Candidate, kind: str | None = None) -> str:
     # A short name, and a description that says when the learning matters — never the name again: a
     # reader deciding whether to open the file learns nothing from a repeat. The whole rule follows the
     # moment only when the name had to leave part of it out, and only when it fits whole (never a cut).
-    name = plain(title_of(candidate, 50), 10_000)
+    name = begun(plain(title_of(candidate, 50), 10_000))
     rule = readable(candidate.principle)
     description = when_it_matters(candidate.trigger, rule, candidate.layer == "L0")
     if coverage(words(rule), words(name)) < 1.0:

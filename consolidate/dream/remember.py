@@ -93,6 +93,10 @@ def remember(
                 f"not remembered: {lead}{reason}; if the new rule is right, change or remove that entry "
                 "first, then remember it again"
             )
+        if not fresh and not found.drafts and found.notes and found.notes[0].startswith("dropped ("):
+            # a quality rule turned it down: nothing is remembered, and nothing was remembered before
+            reason = found.notes[0].removeprefix("dropped (").split("): ", 1)[0]
+            raise ConsolidateError(f"not remembered: {reason}; say the whole rule (what to do, and when)")
         if not fresh:
             matched = (
                 found.drafts[0].skipped["matched"]["entry"]

@@ -18,7 +18,7 @@ from ..models import Candidate
 MAX_TITLE = 90
 _LIMITS = (MAX_TITLE, 120)  # the target, then a little more before falling back to the first clause
 _AGENT_SLACK = 110  # an agent's title a little over the target is kept as written
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)")
+_SENTENCE_END = re.compile(r"(?<=\S[.!?])\s+(?=\S)")  # a lone "." is an argument (`--path .`), no end
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|incl|no)\.|\b[A-Z]\.)$", re.IGNORECASE)
 _CLAUSE = re.compile(r";\s+|\s+—\s+|\s+–\s+|:\s+|,\s+|\s+(?=(?:because|so that|since|unless)\b)")
 # A comma piece that starts like this begins a new clause, not the next item of a list.

@@ -115,7 +115,8 @@ def subject_slug(trigger: str, principle: str, taken: set[str] | None = None, ki
     for the same trigger, a fact that says more than one remembered), the takeaway's next words tell
     the two apart (`releasing_push_tag`, `ci_runners_ubuntu_24_04`)."""
     words = _slug_words(trigger if trigger.strip() else principle)
-    slug = "_".join(words[:SLUG_WORDS])[:40].strip("_")
+    first = words[: SLUG_WORDS + 1] if words[SLUG_WORDS - 1 : SLUG_WORDS] == ["not"] else words[:SLUG_WORDS]
+    slug = whole_words(first, 40)  # never "…_not" without what it rules out, never a word cut
     if not slug:
         return "note_" + hashlib.sha1(principle.encode("utf-8")).hexdigest()[:6]
     if taken is None:
@@ -128,6 +129,18 @@ def subject_slug(trigger: str, principle: str, taken: set[str] | None = None, ki
         if word not in stem.split("_"):
             stem = f"{stem}_{word}"
     return stem if f"{kind}_{stem}.md" not in taken else slug
+
+
+def whole_words(words: list[str], limit: int) -> str:
+    """The words joined by `_` within `limit` characters, never a word cut ("…_debuggin"); a first
+    word longer than the limit alone is cut."""
+    slug = ""
+    for word in words:
+        joined = f"{slug}_{word}" if slug else word
+        if len(joined) > limit:
+            break
+        slug = joined
+    return slug or (words[0][:limit] if words else "")
 
 
 def _slug_words(text: str) -> list[str]:

@@ -132,3 +132,39 @@ def test_a_topic_files_name_is_the_words_that_say_what_it_is_about(principle: st
     """No "have", "no", "all" or "definitely" in a file name: it would end on a word that says nothing
     ("…_runners_have_no.md")."""
     assert topic_name(Candidate(kind="correction", principle=principle), set()) == name
+
+
+def test_a_lone_dot_argument_ends_no_sentence() -> None:
+    """`--path .` is an argument: a title cut there ("Use tspec install --path") orders another command."""
+    from consolidate.dream.titles import first_sentence, title_of
+
+    rule = "Use pipx install --editable . instead of pip install -e"
+    assert first_sentence(rule) == rule
+    assert title_of(Candidate(kind="remember", principle=rule)) == rule
+    assert first_sentence("Run the linter. Then push.") == "Run the linter."  # a real end still ends
+
+
+def test_a_remembered_topic_name_never_ends_on_what_it_rules_out_unsaid() -> None:
+    from consolidate.dream.topics import subject_slug
+
+    assert subject_slug("", "Use pipx install --editable . instead of pip install -e") == (
+        "pipx_install_editable_not_pip"
+    )
+
+
+@pytest.mark.parametrize(
+    ("principle", "name"),
+    [
+        ("use make smoke before every deploy", "Use make smoke before every deploy"),
+        ("never push the release tag by hand", "Never push the release tag by hand"),
+        ("pnpm is the package manager of this repo", "pnpm is the package manager of this repo"),  # a name
+        ("uv.lock is committed with every dependency change", "uv.lock is committed with every dependency change"),
+    ],
+)
+def test_a_rule_that_begins_a_line_begins_with_a_capital_unless_it_is_a_name(principle: str, name: str) -> None:
+    """A remembered "when X: use Y" keeps the rule in lower case after its colon; where the rule begins
+    the line (an always-on pointer, a topic's name) it is a sentence."""
+    from consolidate.dream.learning import pointer_line
+
+    assert _matter(Candidate(kind="remember", principle=principle))[0] == name
+    assert pointer_line(Candidate(kind="remember", principle=principle), "x.md").startswith(name)

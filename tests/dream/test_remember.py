@@ -254,3 +254,11 @@ def test_already_remembered_shows_the_entrys_words_not_its_code(example, capsys)
         "already remembered: **Always build wheels with `uvx hatch build`.** Never run bare "
         "`python setup.py`.\n"
     )
+
+
+def test_a_rule_too_short_to_stand_is_not_remembered_and_never_called_remembered(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    before = (example.memory_dir / "MEMORY.md").read_text()
+    code, out, err = _remember(capsys, example, "when running the nightly job: pass --fast", "--yes")
+    assert code == 1 and "already remembered" not in out + err
+    assert err.strip().endswith("not remembered: too short to be a principle; say the whole rule (what to do, and when)")
+    assert (example.memory_dir / "MEMORY.md").read_text() == before

@@ -154,6 +154,8 @@ def test_two_wordings_of_one_rule_in_one_run_are_one_proposal() -> None:
     assert merged.principle == stating.principle  # the wording that says the whole rule speaks
     assert "Also:" not in merged.detail  # the wording kept says it: one rule, both evidences
     assert merged.frequency == 3 and {e.session for e in merged.evidence} == {"s1", "s2"}
+    # the reviewer still sees the wording folded in (its evidence is shown with this one)
+    assert merged.note == "Also said as “Don't deploy it until after it passes its tests” (the same rule)."
 
 
 def test_an_act_held_until_something_and_the_act_done_after_it_are_one_rule() -> None:
