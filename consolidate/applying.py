@@ -8,7 +8,15 @@ from .apply import ApplyReport, apply_plan, l0_proposals
 from .console import ask_on_terminal, is_terminal, print_table, warn
 from .errors import UsageError
 from .plan import Plan, Proposal
-from .review import Ask, ask_approval, preview_group_diff, show_backlog, show_plan, show_set_aside
+from .review import (
+    Ask,
+    ask_approval,
+    preview_group_diff,
+    show_backlog,
+    show_plan,
+    show_set_aside,
+    summary_of,
+)
 from .runs import journal_dir, parts_dir, write_scope, writing_run
 from .settings import Settings
 
@@ -156,7 +164,7 @@ def print_summary(report: ApplyReport, out: TextIO) -> None:
     for result in report.results:
         proposal = result.proposal
         target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
-        rows.append([proposal.summary, proposal.action, target, result.status])
+        rows.append([summary_of(proposal), proposal.action, target, result.status])
     if rows:  # a run that only marks the sessions as read has nothing to list
         print_table(["Learning", "Action", "Target", "Status"], rows, out)
     for problem in report.problems:

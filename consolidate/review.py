@@ -119,7 +119,7 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
     fake what its changes do."""
     target = proposal.target.file + (f" → {proposal.target.section}" if proposal.target.section else "")
     lines = [
-        f"### [{proposal.action}] Learning: {_one_line(proposal.summary)}  ({_one_line(proposal.id)})",
+        f"### [{proposal.action}] Learning: {_one_line(summary_of(proposal))}  ({_one_line(proposal.id)})",
         f"**Target:** {_one_line(target)}",
         f"**Rationale:** {_one_line(proposal.rationale) or '—'}",
     ]
@@ -132,6 +132,18 @@ def render_proposal(proposal: Proposal, diff: str, *, l0: bool | None = None) ->
     if note_of(proposal):
         lines.append(f"**Note (not written):** {note_of(proposal)}")
     return _with_diff(lines, diff)
+
+
+def summary_of(proposal: Proposal) -> str:
+    """A proposal's summary as a person reads it: without the category label it may start with
+    ("MERGE: …", "STALE: …"), which the header and the plan's category field say already."""
+    label = f"{proposal.category}: " if proposal.category else ""
+    summary = proposal.summary
+    return (
+        summary[len(label) :]
+        if label and summary.startswith(label) and summary[len(label) :].strip()
+        else summary
+    )
 
 
 def _warning(proposal: Proposal) -> str:
@@ -171,7 +183,7 @@ def render_group(
     (its id selects it alone), then every item's diff in one fence."""
     targets = ", ".join(f"{_one_line(name)} ({n})" for name, n in group.targets.items()) or "—"
     lines = [
-        f"### [{group.action} ×{len(members)}] Learning: {_one_line(group.category)}: {_one_line(group.summary)}"
+        f"### [{group.action} ×{len(members)}] Learning: {_one_line(group.summary)}"
         f"  ({_one_line(group.id)}: all of them; or pick items by id)",
         f"**Targets:** {targets}",
         f"**Rationale:** {_one_line(group.rationale) or '—'}",
@@ -184,7 +196,7 @@ def render_group(
             else "changes ~/.claude/CLAUDE.md"
         )
         warning = f" — {what}, confirmed one by one" if l0 and member.id in l0 else ""
-        lines.append(f"- {_one_line(member.id)}: {_one_line(member.summary)}{warning}")
+        lines.append(f"- {_one_line(member.id)}: {_one_line(summary_of(member))}{warning}")
         if member.evidence and member.evidence[0].quote.strip():
             lines.append(f"  evidence: {_one_line(member.evidence[0].quote)[:160]}")
         if note_of(member):
@@ -310,8 +322,8 @@ def _select(
     """The ids picked (any case) from a list that shows each id (a group's, then each proposal's, then
     each set-aside one's) with its summary; (chosen, unknown)."""
     rows = [(g.id, f"{g.action} ×{len(g.items)}", g.summary) for g in groups]
-    rows += [(p.id, p.action, p.summary) for p in proposals]
-    rows += [(p.id, f"{p.action}, already recorded", p.summary) for p in set_aside]
+    rows += [(p.id, p.action, summary_of(p)) for p in proposals]
+    rows += [(p.id, f"{p.action}, already recorded", summary_of(p)) for p in set_aside]
     listing = "".join(f"  {pid}  [{action}] {_one_line(summary)[:100]}\n" for pid, action, summary in rows)
     picked = ask(
         f"{problem}{listing}Which ids (comma-separated; -P2 rejects P2 so it is not proposed again): "
@@ -335,7 +347,7 @@ def show_set_aside(plan: Plan, out: TextIO) -> None:
         where = f" ({_one_line(str(matched.get('file', '')))})" if matched.get("file") else ""
         out.write(
             f"skipped {proposal.id}: already recorded as “{clip(_one_line(str(matched.get('entry', ''))), 200)}”"
-            f"{where} — {_one_line(proposal.summary)}; keep it anyway with --keep {proposal.id}\n"
+            f"{where} — {_one_line(summary_of(proposal))}; keep it anyway with --keep {proposal.id}\n"
         )
 
 

@@ -118,8 +118,42 @@ _CARRIER_VERBS = frozenset({"use", "using", "run", "runnin", "call", "do", "doin
 def contradicts(a: str, b: str) -> bool:
     """One text negates a term the other asserts. A term a text both asserts and negates ("use
     `tspec install`, not `cargo install`") is no ground; two texts that negate the same thing state
-    the same preference ("use X instead of Y" and "never Y")."""
+    the same preference ("use X instead of Y" and "never Y"), and so do a ban and a statement that keeps
+    what it bans out of what it allows ("do not commit `.venv/` files" and "… only make commits
+    (excluding `.venv/` files)")."""
+    if keeps_out(a, b) or keeps_out(b, a):
+        return False
     neg_a, said_a = _polarity(a)
     neg_b, said_b = _polarity(b)
     pos_a, pos_b = stems(a) - neg_a, stems(b) - neg_b
     return bool((neg_a - said_a) & pos_b) or bool((neg_b - said_b) & pos_a)
+
+
+# what keeps a thing out of what a statement allows: "commits (excluding X)", "except (for) X", "other
+# than X", "but not X", "without X" negate X
+_KEPT_OUT = lazy(
+    r"\b(?:excluding|except(?:\s+for)?|other\s+than|but\s+not|without)\b(?P<span>(?:[ \t]*[\w`./-]+){1,4})",
+    re.IGNORECASE,
+)
+
+
+def keeps_out(ban: str, statement: str) -> bool:
+    """Does `statement` keep out of what it allows most of what `ban`, one sentence that forbids an
+    act ("do not commit `.venv/` files"), is about ("make commits, except `.venv/` files")? Then the
+    two agree. A sentence that only keeps things out itself ("an edit without its lock is
+    incomplete") bans nothing here."""
+    if _ONE_SENTENCE_END.search(ban.strip()) or not _BANNING.search(_KEPT_OUT.sub(" ", ban.lower())):
+        return False
+    negated = _polarity(ban)[0]
+    if not negated:
+        return False
+    about = stems(ban) - negated
+    for match in _KEPT_OUT.finditer(statement.lower()):
+        kept = stems(_CLAUSE_END.split(match["span"], maxsplit=1)[0])
+        if kept and len(kept & about) * 2 >= len(kept):
+            return True
+    return False
+
+
+_BANNING = lazy(r"\b(?:never|not|no|don'?t|do not|cannot|can'?t|must not|mustn'?t|avoid)\b")
+_ONE_SENTENCE_END = lazy(r"[.!?;:][*_`)\]]*\s+\S|\s[—–]\s|\n|\|")

@@ -38,7 +38,7 @@ from rapidfuzz import fuzz, process
 
 from ..lazyre import lazy
 from . import grammar
-from .existing import as_ban
+from .existing import as_ban, keeps_out
 from .text import STOPWORDS, language
 from .units import table_rows
 
@@ -1174,11 +1174,14 @@ def _shares_shape(said: Text, known: Text) -> bool:
 
 def opposed(said: Text, known: Text, forbidding: bool) -> bool:
     """One text negates what the other asserts: a word, or a command in backticks ("never `cargo
-    test`" against "run `cargo test`"). Under a heading that forbids ("Operations Claude Cannot
+    test`" against "run `cargo test`"), unless one keeps what the other bans out of what it allows
+    ("make commits, except `.venv/` files"). Under a heading that forbids ("Operations Claude Cannot
     Perform") every item is forbidden: a candidate that forbids it too agrees with it."""
     if forbidding:
         shared = (said.stems & known.stems) - _FILLER_STEMS
         return bool(shared) and not said.negated & known.stems
+    if keeps_out(said.source, known.source) or keeps_out(known.source, said.source):
+        return False  # "do not commit X" against "… only make commits (excluding X)"
     for one, other in ((said, known), (known, said)):
         asserted = [a for a in other.anchors if a not in other.negated_anchors]
         if any(_matches(n, a) for n in one.negated_anchors for a in asserted):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from consolidate.discover.existing import contradicts
 from consolidate.discover.matcher import Matcher, Verdict
 
@@ -116,3 +118,30 @@ def test_a_rule_for_the_assistant_does_not_contradict_a_reminder_to_the_user() -
     assert compare("Never remind the user to upload the build logs", {"CLAUDE.md": reminded}).category == (
         "CONTRADICT"
     )
+
+
+@pytest.mark.parametrize(
+    "allows",
+    [
+        "The bot may only make commits (excluding `.venv/` files).",
+        "The bot can make commits, except `.venv/` files.",
+        "The bot can make commits, except for `.venv/` files.",
+        "The bot can make commits of anything other than `.venv/` files.",
+        "The bot can make commits of source files but not `.venv/` files.",
+        "The bot can make commits without `.venv/` files.",
+    ],
+)
+def test_what_a_statement_keeps_out_of_what_it_allows_is_negated(allows: str) -> None:
+    # "excluding X" negates X: the ban of X agrees with the statement, it never contradicts it
+    rule = "Do not commit .venv/ files"
+    assert not contradicts(rule, allows) and not contradicts(allows, rule)
+    assert compare(rule, {"CLAUDE.md": f"# Notes\n\n{allows}\n"}).category in ("RECORDED", "UPDATE")
+
+
+def test_a_statement_that_includes_what_a_ban_forbids_still_contradicts_it() -> None:
+    rule = "Do not commit .venv/ files"
+    allows = "The bot can make commits, including `.venv/` files."
+    assert contradicts(rule, allows)
+    assert compare(rule, {"CLAUDE.md": f"# Notes\n\n{allows}\n"}).category == "CONTRADICT"
+    # keeping another thing out says nothing of this one
+    assert contradicts(rule, "The bot can make commits of `.venv/` files, except `docs/` pages.")

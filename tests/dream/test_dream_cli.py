@@ -54,7 +54,7 @@ def test_without_a_terminal_the_dream_shows_and_does_not_hang(example, tmp_path,
     before = snapshot_bytes(example.memory_dir)
     code, out, err = dream(capsys, example, "--engine", script(tmp_path))
     assert code == 0
-    assert "### [REMOVE] Learning: LOW-VALUE: Write clean code and keep functions small.  (P1)" in out
+    assert "### [REMOVE] Learning: Write clean code and keep functions small.  (P1)" in out
     assert "**Target:** MEMORY.md → Feedback" in out and "-- Write clean code" in out
     assert "nothing applied" in err
     assert snapshot_bytes(example.memory_dir) == before
@@ -109,7 +109,7 @@ def test_yes_applies_and_marks_then_undo(example, tmp_path, capsys) -> None:  # 
     code, out, _ = dream(capsys, example, "--engine", script(tmp_path), "--yes")
     assert code == 0
     assert (
-        "| LOW-VALUE: Write clean code and keep functions small. | REMOVE | MEMORY.md → Feedback | done |"
+        "| Write clean code and keep functions small. | REMOVE | MEMORY.md → Feedback | done |"
         in out
     )
     assert (example.memory_dir / ".last-consolidation").exists()

@@ -13,7 +13,14 @@ import pytest
 from consolidate.dream.groups import MAX_DECISIONS, decisions, group_proposals
 from consolidate.errors import UsageError
 from consolidate.plan import Plan, Proposal, parse_plan
-from consolidate.review import ask_approval, decision_count, render_group, show_plan
+from consolidate.review import (
+    ask_approval,
+    decision_count,
+    render_group,
+    render_proposal,
+    show_plan,
+    summary_of,
+)
 
 
 def proposal(
@@ -87,8 +94,11 @@ def test_the_group_is_selectable_as_a_unit_or_item_by_item_in_the_terminal() -> 
     out = io.StringIO()
     show_plan(plan, lambda items: "".join(f"-{p.summary}\n" for p in items), out, set())
     text = out.getvalue()
-    assert "### [REMOVE ×4] Learning: REDUNDANT: 4 entries a CLAUDE.md already says  (G1: all of them" in text
-    assert "- P2: REDUNDANT: entry 2" in text and "### [REMOVE] Learning: LOW-VALUE: entry 5" in text
+    assert "### [REMOVE ×4] Learning: 4 entries a CLAUDE.md already says  (G1: all of them" in text
+    assert "- P2: entry 2" in text and "### [REMOVE] Learning: entry 5" in text
+    headers = [line for line in text.splitlines() if not line.startswith(("-", "`"))]  # not the diff
+    assert not any("REDUNDANT:" in line or "LOW-VALUE:" in line for line in headers), headers
+    assert "-REDUNDANT: entry 2" in text  # the plan keeps its summary and its category field
     answers = iter(["s", "G1"])
     assert ask_approval(plan.select(None), lambda _: next(answers), set(), plan.groups) == [
         "P1",
@@ -207,3 +217,14 @@ def test_what_waits_is_what_the_loop_as_first_written_lets_wait(seed: int) -> No
         assert any(
             f"{len(expected)} more proposal(s) wait for the next run ({listed})" in n for n in plan.notes
         )
+
+
+def test_a_summary_is_read_without_the_category_label_it_starts_with() -> None:
+    merge = proposal(1, "MERGE", "MERGE", "near-copy")
+    assert render_proposal(merge, "").startswith("### [MERGE] Learning: entry 1  (P1)")
+    assert merge.summary == "MERGE: entry 1"  # the plan keeps it as written
+    # a label that is not its category, or a label with nothing after it, stays
+    other = proposal(2, "REMOVE", "LOW-VALUE").model_copy(update={"summary": "NOTE: keep the logs short"})
+    assert summary_of(other) == "NOTE: keep the logs short"
+    bare = proposal(3, "REMOVE", "STALE").model_copy(update={"summary": "STALE: "})
+    assert summary_of(bare) == "STALE: "

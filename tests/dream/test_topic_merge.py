@@ -27,7 +27,7 @@ def test_the_kept_topic_file_gains_what_the_merged_one_said(tmp_path: Path, caps
     home = tmp_path / "claude-home"
     code = main(["dream", str(repo.path), "--memory-dir", str(memory), "--claude-home", str(home), "--yes"])
     out = capsys.readouterr().out
-    assert code == 0 and "| MERGE |" in out.replace("MERGE: ", ""), out
+    assert code == 0 and "| MERGE |" in out and "MERGE: " not in out, out
     (kept,) = [p for p in memory.glob("feedback_export*.md")]
     text = kept.read_text()
     assert "Skip soft-deleted rows." in text and "Retry failed uploads with the same chunk." in text

@@ -33,7 +33,7 @@ def test_select_in_a_terminal_applies_that_and_settles_the_plan(
     prepare_now(example, script)
     terminal = _review(example)
     terminal.expect("Apply 3 proposal(s)?")
-    assert "## Pending plan of " in terminal.seen and "### [REMOVE] Learning: LOW-VALUE" in terminal.seen
+    assert "## Pending plan of " in terminal.seen and "### [REMOVE] Learning: Write clean code" in terminal.seen
     terminal.send("s")
     terminal.expect("Which ids")
     terminal.send("p1")

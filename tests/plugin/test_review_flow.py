@@ -80,7 +80,7 @@ def test_approved_subset_is_applied(fake_api, example, tmp_path, capsys) -> None
     assert CLEAN in index and (example.memory_dir / "feedback_testing_suite.md").exists()  # P2, P3 not
     outcome = json.loads(after_last_assistant(fake_api.requests[-1]))[0]["content"][0]["content"]
     assert (
-        "| STALE: When migrating data: run scripts/legacy_migrate.py first. | REMOVE | MEMORY.md → Project | done |"
+        "| When migrating data: run scripts/legacy_migrate.py first. | REMOVE | MEMORY.md → Project | done |"
         in outcome
     )
     assert outcome.count("| done |") == 1 and "consolidate undo" in outcome
