@@ -240,7 +240,7 @@ def additions(
     waiting = backlog.pending() if backlog is not None else []
     state.result.taken_up = list(backlog.waiting) if backlog is not None else []
     streams = ([c for c in map(normalize, found) if state.admits(c)] for found in (waiting, candidates))
-    for candidate, queue_ids in merge_alike(*streams, recorded=state.records):
+    for candidate, queue_ids in merge_alike(*streams, recorded=state.records_also):
         state.take(spelt_as_the_project(snapshot, candidate), queue_ids, max_add)
     return state.result
 
@@ -415,9 +415,15 @@ class _State:
         and the review says why."""
         self.result.waiting.append((candidate, reason))
 
-    def records(self, principle: str) -> bool:
-        """Does the memory, on any layer, already state `principle`?"""
-        return self.matcher_of(None).judge(principle).category == "RECORDED"
+    def records_also(self, principle: str) -> bool:
+        """Does the memory, on any layer, already state `principle`, a wording said with another one?
+        When it does, the wording is no "Also: …" of that learning, and the review says why."""
+        if self.matcher_of(None).judge(principle).category != "RECORDED":
+            return False
+        note = f"already recorded: {plain(principle, 70)} (said with another learning of this run)"
+        if note not in self.result.notes:
+            self.result.notes.append(note)
+        return True
 
     def matcher_of(self, layer: str | None) -> Matcher:
         return self._matched(layer)[1]

@@ -57,6 +57,8 @@ def _learning(principle: str) -> Candidate:
 # an arrow inside the rule is no pointer's "→ [detail]" tail: the topic file's name keeps what follows it
 @example(found=[_learning("deploy … → deploy").model_copy(update={"layers": ["L0", "L2"]})])
 @example(found=[_learning("deploy deploy never"), _learning("deploy never works :)")])
+# a wording the memory states, said with another learning, is no "Also: …" of it: a note says so
+@example(found=[_learning("deploy `make smoke` tests:"), _learning("deploy `make smoke` `unclosed")])
 def test_every_written_line_is_whole(tmp_path_factory, found) -> None:  # type: ignore[no-untyped-def]
     project = build_project(tmp_path_factory.mktemp("p"))
     snapshot = orient(project.settings, create=False)
