@@ -7,16 +7,14 @@ from pathlib import Path
 from consolidate.discover.detectors import detect_signals
 from consolidate.discover.signals import Signal
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import TranscriptFile, find_transcripts, read_transcript
+from consolidate.transcripts import TranscriptFile, read_transcript
+from tests.helpers.signals import signals_in
 
 
 def _signals(tmp_path: Path, *writers: SessionWriter) -> list[Signal]:
     for writer in writers:
         write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
-    return found
+    return signals_in(tmp_path)
 
 
 def test_correction_is_tied_to_the_preceding_tool_call(tmp_path: Path) -> None:

@@ -4,19 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.signals import Signal
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 
 def _signals(tmp_path: Path, writer: SessionWriter) -> list[Signal]:
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
-    return found
+    return signals_in(tmp_path)
 
 
 def _kept(signals: list[Signal]) -> list[str]:

@@ -9,22 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.episodes import EPISODE_KIND, Member, action_words, attach_episode_turns
 from consolidate.discover.report import Evidence, Learning
 from consolidate.discover.signals import Signal
 from consolidate.discover.text import stems
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 
 def _signals(tmp_path: Path, writer: SessionWriter) -> list[Signal]:
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file, echoes=True)
-    return found
+    return signals_in(tmp_path, echoes=True)
 
 
 def _rejected(writer: SessionWriter, command: str, reason: str = "") -> str:

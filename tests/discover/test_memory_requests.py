@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.signals import Signal
 from consolidate.discover.turns import is_memory_request
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 EDIT = ("Edit", {"file_path": "/work/project/src/service.py", "old_string": "a", "new_string": "b"})
 
@@ -26,10 +25,7 @@ def _signals(tmp_path: Path, turns: list[tuple[str, str]]) -> list[Signal]:
         writer.user(user)
         writer.assistant(reply)
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
-    return found
+    return signals_in(tmp_path)
 
 
 def _kept(tmp_path: Path, turns: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -119,9 +115,7 @@ def _plan(tmp_path: Path, reason: str, reply: str) -> list[str]:
     writer.reject(ids[0], reason)
     writer.assistant(reply)
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
+    found = signals_in(tmp_path)
     return [c.principle for c in build_report(found).candidates]
 
 

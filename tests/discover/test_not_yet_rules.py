@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.grammar import essential, generalised, mended
 from consolidate.discover.quality import rejection_reason
-from consolidate.discover.signals import Signal, make_signal
+from consolidate.discover.signals import make_signal
 from consolidate.discover.wording import finish
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 
 def _kept(tmp_path: Path, user: str, reply: str) -> list[str]:
@@ -23,9 +22,7 @@ def _kept(tmp_path: Path, user: str, reply: str) -> list[str]:
     writer.user(user)
     writer.assistant(reply)
     write_session(tmp_path, writer)
-    signals: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        signals += detect_signals(read_transcript(file).active(), file)
+    signals = signals_in(tmp_path)
     return [c.principle for c in build_report(signals).candidates]
 
 

@@ -8,13 +8,12 @@ from pathlib import Path
 import pytest
 
 from consolidate.discover import discover
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.planedits import EDITED_MARK, added_lines, plan_rules
 from consolidate.discover.signals import Signal
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.settings import load_settings
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 PROPOSED = """# Plan: split the parser
 
@@ -30,10 +29,7 @@ The parser module has grown past a thousand lines.
 
 def _signals(tmp_path: Path, writer: SessionWriter, *, lean: bool = True) -> list[Signal]:
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file, lean=lean).active(), file)
-    return found
+    return signals_in(tmp_path, lean=lean)
 
 
 def _edited(*added: str, changed: dict[str, str] | None = None) -> str:

@@ -13,13 +13,12 @@ import pytest
 
 from consolidate.discover import discover
 from consolidate.discover.candidates import to_candidate
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.replies import acknowledgement
 from consolidate.discover.signals import REPLY_LIMIT, Signal, make_signal
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.settings import Settings, load_settings
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 PUSH = ("Bash", {"command": "git push --force origin main"})
 
@@ -31,10 +30,7 @@ def _signals(tmp_path: Path, action: tuple[str, dict[str, Any]], said: str, repl
     writer.user(said)
     writer.assistant(reply)
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
-    return found
+    return signals_in(tmp_path)
 
 
 def _kept(tmp_path: Path, action: tuple[str, dict[str, Any]], said: str, reply: str) -> list[str]:

@@ -8,14 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report
 from consolidate.discover.rewrite import imperative
-from consolidate.discover.signals import Signal
 from consolidate.evaluate.discover_score import evaluate
 from consolidate.evaluate.discover_shapes import generate_shapes
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 
 def _kept(tmp_path: Path, before: str, said: str, reply: str) -> list[tuple[str, str]]:
@@ -25,9 +23,7 @@ def _kept(tmp_path: Path, before: str, said: str, reply: str) -> list[tuple[str,
     anchor = writer.user(said)
     writer.assistant(reply)
     write_session(tmp_path, writer)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path):
-        found += detect_signals(read_transcript(file).active(), file)
+    found = signals_in(tmp_path)
     candidates = build_report(found).candidates
     assert all(c.evidence[0].uuid == anchor for c in candidates)
     return [(c.principle, c.trigger) for c in candidates]
@@ -169,9 +165,7 @@ def test_what_settles_this_change_alone_gives_nothing(
 
 def test_the_shapes_pool_finds_every_restated_rule_and_no_look_alike(tmp_path: Path) -> None:
     devset = generate_shapes(tmp_path / "sessions", seed=3)
-    found: list[Signal] = []
-    for file in find_transcripts(tmp_path / "sessions"):
-        found += detect_signals(read_transcript(file).active(), file)
+    found = signals_in(tmp_path / "sessions")
     result = evaluate(build_report(found), devset)
     assert not [m for m in result.misses if m.startswith("correction/")]
     assert not result.false and not result.noise_hits

@@ -9,13 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from consolidate.discover.detectors import detect_signals
 from consolidate.discover.discover import build_report, find_candidates
 from consolidate.discover.signals import Signal
 from consolidate.discover.wishes import MAX_WISHES, WISH_FILE, WishStore
 from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from consolidate.settings import Settings, load_settings
-from consolidate.transcripts import find_transcripts, read_transcript
+from tests.helpers.signals import signals_in
 
 
 @pytest.fixture
@@ -41,10 +40,7 @@ def _rejected_plan(directory: Path, session: str, reason: str, start: datetime) 
 
 
 def _signals(directory: Path) -> list[Signal]:
-    found: list[Signal] = []
-    for file in find_transcripts(directory):
-        found += detect_signals(read_transcript(file).active(), file, echoes=True)
-    return found
+    return signals_in(directory, echoes=True)
 
 
 def test_the_same_wish_in_two_sessions_is_one_rule_citing_both(tmp_path: Path) -> None:
