@@ -488,7 +488,10 @@ def _structure(lines: list[str], offset: int) -> dict[int, tuple[BlockKind, int,
     """Map the first line of each heading and top-level list item to (kind, end, level, title)."""
     if not any(_MAY_OPEN.match(line) for line in lines):
         return {}
-    return {start + offset: owner for start, owner in _owners("".join(lines))}
+    return {
+        start + offset: (kind, end + offset, level, title)
+        for start, (kind, end, level, title) in _owners("".join(lines))
+    }
 
 
 @lru_cache(maxsize=512)
