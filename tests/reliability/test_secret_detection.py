@@ -130,7 +130,9 @@ def test_no_rule_finds_a_secret_in_a_record_id_or_time(
     """The ids and times a signal carries are passed over (`_PLAIN_ID`): every rule agrees, on lower-case
     UUIDs of any hex digits (all digits, all letters), with an episode's `#n`, and on ISO times in UTC."""
     uuid = "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
-    stamp = when.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction % 10**places:0{places}d}" if places else "") + "Z"
+    stamp = (
+        when.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction % 10**places:0{places}d}" if places else "") + "Z"
+    )
     for text in (uuid + episode, stamp):
         assert secrets._PLAIN_ID.fullmatch(text)
         assert secrets._find_by_rules(text) == []
