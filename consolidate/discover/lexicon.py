@@ -244,7 +244,7 @@ def lowered(pattern: re.Pattern[str], *, prefilter: bool | None = None) -> re.Pa
 _LOWERED: dict[str, re.Pattern[str]] = {}
 # Tried on most typed turns, and matched by few: measured on real sessions, each saves several times
 # what working out its literals costs.
-PREFILTERED = (CORRECTION_CUE, DECISION, GENERALIZER)
+PREFILTERED = (CORRECTION_CUE, DECISION, GENERALIZER, GENERIC, TRANSIENT, BEHAVIOUR)
 
 
 def has_any(text: str, keys: tuple[str, ...]) -> bool:

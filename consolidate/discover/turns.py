@@ -60,6 +60,7 @@ _SHOULD_SAY = lazy(
     r"(?P<zh>[^？?\n]*)[？?]|"
     r"(?P<tr>[^?\n.!]*?)\s+diye\s+claude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:yaz|ekle)\w*\s+m[ıiuü]\w*\s*\?",
     re.IGNORECASE,
+    prefilter=True,
 )
 _AGREES = lazy(
     r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I
