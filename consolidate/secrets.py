@@ -455,7 +455,7 @@ def redact_data(value: Any) -> Any:
     holds no secret. Each string is checked on its own: a short text checked before (a signal's texts
     were redacted when it was made) costs a lookup, and a rule runs only on the strings holding its
     keyword, not on all of them joined."""
-    strings: list[str] = []
+    strings: set[str] = set()  # each string once: the keys of every record, the ids they share
     _collect(value, strings)
     for text in strings:
         if find_secrets(text):
@@ -463,17 +463,23 @@ def redact_data(value: Any) -> Any:
     return value
 
 
-def _collect(value: Any, into: list[str]) -> None:
+def _collect(value: Any, into: set[str]) -> None:
     if isinstance(value, str):
-        into.append(value)
+        into.add(value)
     elif isinstance(value, dict):
         for key, item in value.items():
             if isinstance(key, str):
-                into.append(key)
-            _collect(item, into)
+                into.add(key)
+            if isinstance(item, str):  # most values: taken here, without a call
+                into.add(item)
+            elif isinstance(item, dict | list | tuple):
+                _collect(item, into)
     elif isinstance(value, list | tuple):
         for item in value:
-            _collect(item, into)
+            if isinstance(item, str):
+                into.add(item)
+            elif isinstance(item, dict | list | tuple):
+                _collect(item, into)
 
 
 def _redact_each(value: Any) -> Any:
