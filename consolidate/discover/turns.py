@@ -49,9 +49,6 @@ MEMORY_REQUEST = lazy(
     re.IGNORECASE,
     prefilter=True,
 )
-# `MEMORY_REQUEST` for an ASCII text already lower-cased: it spells no upper-case letter, so on such a
-# text it finds a request exactly where the case-folding pattern does (a property test compares them).
-_LMEMORY_REQUEST = lazy(MEMORY_REQUEST.pattern, prefilter=True)
 # A request put as a question, with the rule it would write: "should CLAUDE.md say that X?", "может, в
 # CLAUDE.md написать, что X?", "要不要在 CLAUDE.md 里写上：X？", "X diye CLAUDE.md'ye yazalım mı?".
 _SHOULD_SAY = lazy(
@@ -304,8 +301,6 @@ def is_memory_request(text: str) -> bool:
     masked = mask_code(text)[:1200]
     if _ASKS_IF_DONE.match(masked):
         return False
-    if masked.isascii():  # most turns: the lower-case twin, without the case folding that slows the search
-        return bool(_LMEMORY_REQUEST.search(masked.lower())) and not _DOC_UPDATE.search(masked)
     return bool(MEMORY_REQUEST.search(masked)) and not _DOC_UPDATE.search(masked)
 
 

@@ -8,10 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from consolidate.discover import turns
 from consolidate.discover.discover import build_report
 from consolidate.discover.signals import Signal
 from consolidate.discover.turns import is_memory_request
@@ -101,10 +98,7 @@ def test_a_question_that_points_back_takes_the_rule_said_before(tmp_path: Path) 
 )
 def test_a_request_to_write_down_a_state_or_a_question_is_no_rule(tmp_path: Path, request_: str) -> None:
     # the turn before states a rule no reply carried: a request that says its own object never takes it
-    before = (
-        "the docs need to be clear that we configure packages, not crates",
-        "Here is the README change.",
-    )
+    before = ("the docs need to be clear that we configure packages, not crates", "Here is the README change.")
     assert _kept(tmp_path, [before, (request_, "Noted.")]) == []
 
 
@@ -117,9 +111,7 @@ def test_a_question_about_the_memory_is_no_request() -> None:
 # --- a plan rejected with a reason ------------------------------------------------------------------
 def _plan(tmp_path: Path, reason: str, reply: str) -> list[str]:
     writer = SessionWriter("p1")
-    _, ids = writer.assistant(
-        "", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Add the column\n2. Backfill"})]
-    )
+    _, ids = writer.assistant("", tools=[("ExitPlanMode", {"plan": "# Plan\n1. Add the column\n2. Backfill"})])
     writer.reject(ids[0], reason)
     writer.assistant(reply)
     write_session(tmp_path, writer)
@@ -176,27 +168,4 @@ def test_a_request_that_names_what_it_points_at_takes_the_turn_before(tmp_path: 
              "Updated. The convention is now: a hotfix commit's subject is its ticket id."),
         ],
     )  # fmt: skip
-    assert [c.principle for c in build_report(signals).candidates] == [
-        "A hotfix commit's subject is its ticket id."
-    ]
-
-
-_REQUEST_WORDS = (
-    "note", "Add", "PUT", "record", "write", "document", "this", "that", "it", "in", "to", "into", "the", "our",
-    "CLAUDE.md", "claude", "Agents.md", "memory", "/", "update", "needs", "should", "be", "updated", "say",
-    "state", "remember", "Remember", "please", "yes", "ok", ",", ".", "!", "?", "rules", "your", "and", "for",
-)  # fmt: skip
-
-
-@given(
-    st.lists(
-        st.one_of(st.sampled_from(_REQUEST_WORDS), st.text(st.characters(max_codepoint=127), max_size=6))
-    )
-)
-def test_the_lower_case_twin_finds_a_request_where_the_rule_does(words: list[str]) -> None:
-    """On an ASCII text, the twin searched in its lower case finds a request exactly where the
-    case-folding `MEMORY_REQUEST` does (the twin `is_memory_request` uses on most turns)."""
-    text = " ".join(words)
-    assert (turns._LMEMORY_REQUEST.search(text.lower()) is None) == (
-        turns.MEMORY_REQUEST.search(text) is None
-    )
+    assert [c.principle for c in build_report(signals).candidates] == ["A hotfix commit's subject is its ticket id."]
