@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from memory_layout import Document, parse_document
+if TYPE_CHECKING:
+    from memory_layout import Document
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -21,6 +23,8 @@ def markdown_blocks(text: str) -> list[tuple[str, str]]:
     """(heading, block) of a Markdown text (a CLAUDE.md, a topic file, an index): each top-level
     list item, and each paragraph together with the fenced code right after it ("Run the tests:"
     and its command are one rule)."""
+    from memory_layout import parse_document  # Markdown-it and YAML: loaded only when a text is read
+
     doc: Document = parse_document(text)
     blocks: list[tuple[str, str]] = []
     section = ""
