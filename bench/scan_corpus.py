@@ -94,7 +94,9 @@ def speed(root: Path, rounds: int, corpus: Path, against: Path | None = None) ->
     for code, state in states.items():
         codes[code]["CONSOLIDATE_STATE_DIR"] = str(state)
     baseline = [sys.executable, "-c", BASELINE, str(directory)]
-    scan = [sys.executable, "-m", "consolidate", "scan", str(project), "--all", "--transcripts", str(directory),
+    # -P: `-m` would put the current directory first on the path, so that a run from a checkout scanned
+    # with that checkout's code whatever PYTHONPATH says (`--against` compared this code with itself)
+    scan = [sys.executable, "-P", "-m", "consolidate", "scan", str(project), "--all", "--transcripts", str(directory),
             "--claude-home", str(root / "speed" / "home")]  # fmt: skip
     run_process(baseline, env=env)  # warm the page cache and the bytecode
     for code in codes:

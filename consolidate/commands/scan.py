@@ -60,14 +60,9 @@ def _run(args: argparse.Namespace) -> int:
     if directory is not None and not directory.is_dir():
         raise UsageError(f"--transcripts: no such directory: {directory}")
     settings = settings_of(args)
-    sessions = None
-    if args.all and since is None:
-        from ..transcripts import find_transcripts
-
-        sessions = [f.session_id for f in find_transcripts(directory or settings.layout.transcripts_dir)]
     report = find_candidates(
-        settings, load_memory_texts(settings), since=since, sessions=sessions, transcripts_dir=directory,
-        progress=_progress_printer(),
+        settings, load_memory_texts(settings), since=since, transcripts_dir=directory,
+        progress=_progress_printer(), every=args.all and since is None,
     )  # fmt: skip
     if args.json:
         sys.stdout.write(json.dumps(_as_json(report, directory or settings.layout.transcripts_dir), indent=2,

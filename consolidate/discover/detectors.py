@@ -448,20 +448,14 @@ def _programs(context: _Context) -> frozenset[str]:
     return frozenset(context.programs)
 
 
-_LREMEMBER, _LREMEMBER_NOISE, _LCORRECTION_LEAD, _LCORRECTION_CUE, _LCORRECTION_NOISE = map(
+_LREMEMBER, _LREMEMBER_NOISE, _LCORRECTION_LEAD, _LCORRECTION_NOISE = map(
     lexicon.lowered,
-    (
-        lexicon.REMEMBER,
-        lexicon.REMEMBER_NOISE,
-        lexicon.CORRECTION_LEAD,
-        lexicon.CORRECTION_CUE,
-        lexicon.CORRECTION_NOISE,
-    ),
+    (lexicon.REMEMBER, lexicon.REMEMBER_NOISE, lexicon.CORRECTION_LEAD, lexicon.CORRECTION_NOISE),
 )
-_LDECISION, _LREASON, _LDISCUSSION, _LDIRECTIVE, _LGENERALIZER = map(
-    lexicon.lowered,
-    (lexicon.DECISION, lexicon.REASON, lexicon.DISCUSSION, lexicon.DIRECTIVE, lexicon.GENERALIZER),
+_LDECISION, _LREASON, _LDISCUSSION, _LGENERALIZER = map(
+    lexicon.lowered, (lexicon.DECISION, lexicon.REASON, lexicon.DISCUSSION, lexicon.GENERALIZER)
 )
+_has_correction_cue, _has_directive = map(lexicon.finder, (lexicon.CORRECTION_CUE, lexicon.DIRECTIVE))
 
 
 @lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it
@@ -480,11 +474,11 @@ def classify_message(masked: str) -> str:
     decides = not leads and lexicon.has_any(head, lexicon.DECISION_KEYS) and _LDECISION.search(head)
     if decides and _LREASON.search(head):
         return "decision"
-    if not leads and not (cued and _LCORRECTION_CUE.search(masked)):
+    if not leads and not (cued and _has_correction_cue(masked)):
         return ""
     if _LCORRECTION_NOISE.search(head) or not leads and _LDISCUSSION.search(masked):
         return ""
-    if _LDIRECTIVE.search(masked) and not _only_question(masked):
+    if _has_directive(masked) and not _only_question(masked):
         return "correction"
     return ""
 

@@ -65,12 +65,16 @@ def find_candidates(
     transcripts_dir: Path | None = None,
     progress: Progress | None = None,
     save_state: bool = True,
+    every: bool = False,
 ) -> ScanReport:
-    """`discover` as plain data."""
+    """`discover` as plain data; `every`: every session of the folder, whatever the last consolidation."""
     directory = transcripts_dir or settings.layout.transcripts_dir
-    if since is None and sessions is None:
-        since = read_marker(settings.memory_dir)
-    files = select_transcripts(directory, since, sessions)
+    if every:
+        files = select_transcripts(directory)
+    else:
+        if since is None and sessions is None:
+            since = read_marker(settings.memory_dir)
+        files = select_transcripts(directory, since, sessions)
     return _run(settings, files, existing_memory_texts, since, extra_items, progress, save_state)
 
 

@@ -7,12 +7,35 @@ Patterns run on lower-cased text with code masked out (see `text.mask_code`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ..lazyre import lazy
 
+_PARTS: dict[str, tuple[str, ...]] = {}  # the parts of each rule `_any` made, by its source
+
 
 def _any(*patterns: str) -> re.Pattern[str]:
-    return lazy("|".join(f"(?:{p})" for p in patterns), re.IGNORECASE)
+    source = "|".join(f"(?:{p})" for p in patterns)
+    _PARTS[source] = patterns
+    return lazy(source, re.IGNORECASE)
+
+
+def finder(pattern: re.Pattern[str]) -> Callable[[str], bool]:
+    """Whether a text already lower-cased holds a match of a rule `_any` made: the answer of
+    `lowered(pattern).search` as a yes or no, each part of the rule searched on its own, and only in a
+    text holding one of the literals every match of that part holds (see `lazyre`). The whole rule
+    tries every part at every position of a text, most of them parts the text cannot match (another
+    language's, a phrase it does not use): for a rule tried on most turns and long ones, a few
+    substring tests instead."""
+    parts = tuple(lazy(part, prefilter=True) for part in _PARTS[pattern.pattern])
+
+    def found(text: str) -> bool:
+        for part in parts:  # noqa: SIM110 - a plain loop: no generator for a call made on every turn
+            if part.search(text) is not None:
+                return True
+        return False
+
+    return found
 
 
 # --- corrections: the user says what the assistant just did is not what they want ---------------
@@ -244,7 +267,7 @@ def lowered(pattern: re.Pattern[str], *, prefilter: bool | None = None) -> re.Pa
 _LOWERED: dict[str, re.Pattern[str]] = {}
 # Tried on most typed turns, and matched by few: measured on real sessions, each saves several times
 # what working out its literals costs.
-PREFILTERED = (CORRECTION_CUE, DECISION, GENERALIZER)
+PREFILTERED = (CORRECTION_CUE, DECISION, GENERALIZER, GENERIC, TRANSIENT, BEHAVIOUR)
 
 
 def has_any(text: str, keys: tuple[str, ...]) -> bool:

@@ -31,7 +31,7 @@ _DECISION_LEAD = lazy(
     r"\s*[:：,，—-]\s*|(?:i'?d rather|i prefer|we prefer)\s+(?:we\s+|to\s+)?(?=use|stick|go with|keep))",
     re.IGNORECASE,
 )
-_LDIRECTIVE, _LCORRECTION_CUE = map(lexicon.lowered, (lexicon.DIRECTIVE, lexicon.CORRECTION_CUE))
+_has_directive, _has_correction_cue = map(lexicon.finder, (lexicon.DIRECTIVE, lexicon.CORRECTION_CUE))
 
 
 def _body(text: str) -> str:
@@ -55,7 +55,7 @@ def directive_principle(text: str) -> str:
         if not sentence or sentence.endswith(("?", "？")) and not chosen:
             continue
         lowered = sentence.lower()
-        if _LDIRECTIVE.search(lowered) or _LCORRECTION_CUE.search(lowered):
+        if _has_directive(lowered) or _has_correction_cue(lowered):
             chosen.append(sentence)
         elif chosen:
             break

@@ -111,6 +111,7 @@ HEDGE = lazy(
     r"i guess|not sure|might be|could be|seems? (?:to me|like)|it seems|probably not)\b|"
     r"может быть|наверное|возможно|也许|可能|\b(?:belki|sanırım|galiba)\b",
     re.IGNORECASE,
+    prefilter=True,
 )
 # The user doubting what they just said ("… But maybe I misunderstand"): not yet a rule.
 DOUBT = lazy(

@@ -208,6 +208,7 @@ _BETTER = lazy(
     r"\b(?:it'?d be better|it would be better|would be (?:better|nicer|safer)|better if|we might want to)\b|"
     r"\bлучше\b|最好|更好|\bdaha iyi\b",
     re.IGNORECASE,
+    prefilter=True,
 )
 
 

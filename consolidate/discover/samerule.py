@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import snowballstemmer
-from rapidfuzz import fuzz, process
 
 from ..lazyre import lazy
 from . import grammar
@@ -1123,6 +1122,8 @@ def _weights(units: list[frozenset[str]]) -> dict[str, float]:
 
 def _typo_of(stem: str, pool: list[str]) -> bool:
     """A stem of five letters or more that is a typo of one the other text has."""
+    from rapidfuzz import fuzz, process  # loaded when two texts are compared word by word: not by a scan
+
     return process.extractOne(stem, pool, scorer=fuzz.ratio, score_cutoff=_TYPO) is not None
 
 

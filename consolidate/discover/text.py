@@ -85,11 +85,12 @@ def stems(text: str) -> frozenset[str]:
     """Content-word stems (prefixes) plus CJK character bigrams, for fuzzy comparison."""
     lowered = text.lower()
     result: set[str] = set()
-    for word in _WORD.findall(_CJK_RUN.sub(" ", lowered)):
+    cjk = not lowered.isascii()  # an ASCII text holds no CJK run: neither pattern need look at it
+    for word in _WORD.findall(_CJK_RUN.sub(" ", lowered) if cjk else lowered):
         if word in STOPWORDS or len(word) < 2:
             continue
         result.add(word[:6] if len(word) > 6 else word)
-    for run in _CJK_RUN.findall(lowered):
+    for run in _CJK_RUN.findall(lowered) if cjk else ():
         if len(run) == 1:
             result.add(run)
         result.update(run[i : i + 2] for i in range(len(run) - 1))

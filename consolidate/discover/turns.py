@@ -60,6 +60,7 @@ _SHOULD_SAY = lazy(
     r"(?P<zh>[^？?\n]*)[？?]|"
     r"(?P<tr>[^?\n.!]*?)\s+diye\s+claude(?:\.md)?'?(?:ye|ya|a|e)\s+(?:yaz|ekle)\w*\s+m[ıiuü]\w*\s*\?",
     re.IGNORECASE,
+    prefilter=True,
 )
 _AGREES = lazy(
     r"^\W*(?:yes|yeah|yep|sure|definitely|да|конечно|是的|对|当然|好|evet|tabii|kesinlikle)\b", re.I
@@ -152,7 +153,8 @@ _GENERAL_KEYS = ("always", "never", "every", "each", "all ", "from now", "going 
 FEATURE_SPAN = 600  # a rule said in passing is said early in the message, not at the end of a pasted log
 
 
-_LORDER, _LDIRECTIVE, _LGENERALIZER = map(lexicon.lowered, (_ORDER, lexicon.DIRECTIVE, lexicon.GENERALIZER))
+_LORDER, _LGENERALIZER = map(lexicon.lowered, (_ORDER, lexicon.GENERALIZER))
+_has_directive = lexicon.finder(lexicon.DIRECTIVE)
 _LMODAL, _LGENERAL = (lexicon.lowered(p, prefilter=True) for p in (_MODAL, _GENERAL))
 
 
@@ -162,7 +164,7 @@ def features(text: str) -> int:
     masked = mask_code(text)[:FEATURE_SPAN].lower()
     modal = lexicon.has_any(masked, _MODAL_KEYS) and _LMODAL.search(masked)
     general = lexicon.has_any(masked, _GENERAL_KEYS) and _LGENERAL.search(masked)
-    order = lexicon.has_any(masked, _ORDER_KEYS) and _LORDER.search(masked) and _LDIRECTIVE.search(masked)
+    order = lexicon.has_any(masked, _ORDER_KEYS) and _LORDER.search(masked) and _has_directive(masked)
     steps = 2 * bool(workflow_rule(text))  # a procedure the user lays out step by step
     return bool(modal) + bool(general) + bool(order) + bool(_INFORMS.match(masked)) + steps
 
@@ -269,7 +271,7 @@ def ordered_correction(masked: str, text: str, use: ToolUse | None) -> bool:
     before (or after) what the assistant just did is a correction of it (`masked`: lower-cased, no code)."""
     if use is None or not lexicon.has_any(masked, _ORDER_KEYS):
         return False
-    return bool(_LORDER.search(masked) and _LDIRECTIVE.search(masked)) and names_action(text, use)
+    return bool(_LORDER.search(masked) and _has_directive(masked)) and names_action(text, use)
 
 
 _MEMORY_KEYS = (
@@ -385,7 +387,7 @@ def rule_sentence(text: str) -> str:
         if (
             not sentence
             or features(sentence) == 0
-            and not (_LDIRECTIVE.search(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence)))
+            and not (_has_directive(sentence.lower()) or _IMPERATIVE_START.match(imperative(sentence)))
         ):
             continue
         if sentence.rstrip().endswith(("?", "？")) and not _GENERAL.search(sentence):

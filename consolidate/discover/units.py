@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from memory_layout import Document, parse_document
+if TYPE_CHECKING:
+    from memory_layout import Document
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
@@ -24,6 +26,8 @@ def markdown_blocks(text: str) -> list[tuple[str, str]]:
     if _one_line(text):  # a pointer line: one block, whatever markdown-it makes of it
         stripped = text.strip()
         return [("", stripped)] if len(stripped) > 8 else []
+    from memory_layout import parse_document  # Markdown-it and YAML: loaded only when a text is read
+
     doc: Document = parse_document(text)
     blocks: list[tuple[str, str]] = []
     section = ""

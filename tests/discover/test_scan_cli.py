@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -131,3 +134,23 @@ def test_the_collector_is_paused_for_the_scan_only(
     assert seen == [False]  # paused while it scans
     assert gc.isenabled() and gc.get_freeze_count() == 0  # back on, and nothing left frozen
     assert "1 candidate(s) from 2 session(s)" in capsys.readouterr().out
+
+
+def test_a_scan_loads_no_parser_it_does_not_use(sessions: Path, tmp_path: Path) -> None:
+    """A whole `scan` process (with the meaning match the dedupe loads for alike candidates) imports
+    neither pydantic, Markdown-it, YAML, rapidfuzz nor an engine."""
+    script = (
+        "import sys\n"
+        "from consolidate.cli import main\n"
+        "import consolidate.discover.samerule, consolidate.discover.dedupe\n"
+        f"code = main(['scan', {_project(tmp_path)!r}, '--json', '--transcripts', {str(sessions)!r}])\n"
+        "print(code, ' '.join(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "CONSOLIDATE_STATE_DIR": str(tmp_path / "state")}
+    command = [sys.executable, "-P", "-c", script]
+    run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60)
+    code, modules = run.stdout.strip().splitlines()[-1].split(" ", 1)
+    loaded = set(modules.split())
+    assert code == "0" and "consolidate.discover.detectors" in loaded
+    unused = ("pydantic", "markdown_it", "yaml", "rapidfuzz", "consolidate.engines", "memory_layout.document")
+    assert not loaded & set(unused)

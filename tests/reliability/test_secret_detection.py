@@ -3,8 +3,13 @@ engineering prose left alone; redaction idempotent; cut after redaction, never b
 
 from __future__ import annotations
 
-import pytest
+from datetime import datetime
 
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from consolidate import secrets
 from consolidate.secrets import find_secrets, has_secret, only_secret, redact, redact_clip, redact_data
 from tests.reliability.secret_corpus import MAKERS, needles, plantings
 
@@ -107,3 +112,42 @@ def test_redact_data_gives_the_value_itself_when_it_holds_no_secret() -> None:
     for holder in ({"a": ["x", {"b": f"y {token}"}]}, {"a": {f"k {token}": 1}}):
         clean = redact_data(holder)
         assert clean is not holder and token not in repr(clean) and "[REDACTED:" in repr(clean)
+
+
+_HEX = "0123456789abcdef"
+
+
+@given(
+    st.lists(st.sampled_from(_HEX), min_size=32, max_size=32).map("".join),
+    st.one_of(st.just(""), st.integers(0, 10**9).map(lambda n: f"#{n}")),
+    st.datetimes(min_value=datetime(1000, 1, 1)),
+    st.integers(0, 10**9),
+    st.sampled_from([0, 3, 6, 9]),
+)
+def test_no_rule_finds_a_secret_in_a_record_id_or_time(
+    digits: str, episode: str, when: datetime, fraction: int, places: int
+) -> None:
+    """The ids and times a signal carries are passed over (`_PLAIN_ID`): every rule agrees, on lower-case
+    UUIDs of any hex digits (all digits, all letters), with an episode's `#n`, and on ISO times in UTC."""
+    uuid = "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+    stamp = (
+        when.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction % 10**places:0{places}d}" if places else "") + "Z"
+    )
+    for text in (uuid + episode, stamp):
+        assert secrets._PLAIN_ID.fullmatch(text)
+        assert secrets._find_by_rules(text) == []
+        assert find_secrets(text) == [] and redact(text) == text
+
+
+@pytest.mark.parametrize("digits", ["0" * 32, "a" * 32, "abcdef" * 5 + "ab", "0123456789" * 3 + "01"])
+def test_no_rule_finds_a_secret_in_an_extreme_uuid(digits: str) -> None:
+    uuid = "-".join((digits[:8], digits[8:12], digits[12:16], digits[16:20], digits[20:]))
+    assert secrets._PLAIN_ID.fullmatch(uuid) and secrets._find_by_rules(uuid) == []
+
+
+def test_an_id_of_another_shape_is_still_searched() -> None:
+    """Upper-case or mixed hex, or a longer text around an id, goes through every rule as before."""
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    for text in ("0B6F8C1E-5D7A-4C1B-9F3E-2A8D4E6B7C90", f"{token}#1", "2025-01-01T00:00:00Z " + token):
+        assert not secrets._PLAIN_ID.fullmatch(text)
+    assert find_secrets(f"2025-01-01T00:00:00Z {token}")
