@@ -488,6 +488,18 @@ def _structure(lines: list[str], offset: int) -> dict[int, tuple[BlockKind, int,
     """Map the first line of each heading and top-level list item to (kind, end, level, title)."""
     if not any(_MAY_OPEN.match(line) for line in lines):
         return {}
+    return {
+        start + offset: (kind, end + offset, level, title)
+        for start, (kind, end, level, title) in _owners("".join(lines))
+    }
+
+
+@lru_cache(maxsize=512)
+def _owners(text: str) -> tuple[tuple[int, tuple[BlockKind, int, int, str]], ...]:
+    """(first line, (kind, end, level, title)) of each heading and top-level list item of `text`,
+    lines counted from 0: markdown-it runs once per distinct text, however many readers parse the
+    same file (orient, the discoverer's blocks, the review's workspace)."""
+    lines = split_lines(text)
     # markdown-it turns a lone \r into a line break; blank it so line numbers stay aligned.
     source = "".join(line.replace("\r\n", "\n").replace("\r", " ") for line in lines)
     tokens = _markdown().parse(source)
@@ -495,14 +507,13 @@ def _structure(lines: list[str], offset: int) -> dict[int, tuple[BlockKind, int,
     for position, token in enumerate(tokens):
         if token.map is None:
             continue
-        start, end = token.map[0] + offset, token.map[1] + offset
+        start, end = token.map[0], token.map[1]
         if token.type == "heading_open" and token.level == 0:
             title = tokens[position + 1].content if position + 1 < len(tokens) else ""
             owners[start] = ("heading", end, int(token.tag[1:]), title)
         elif token.type == "list_item_open" and token.level == 1:
-            end = _trim_trailing_blank(lines, start - offset, end - offset) + offset
-            owners[start] = ("entry", end, 0, "")
-    return owners
+            owners[start] = ("entry", _trim_trailing_blank(lines, start, end), 0, "")
+    return tuple(owners.items())
 
 
 def _trim_trailing_blank(lines: list[str], start: int, end: int) -> int:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from ..lazyre import lazy
 from .existing import contradicts, negated_terms
@@ -43,9 +44,11 @@ _USING = frozenset({"use", "run", "call", "invok", "execut", "prefer", "switch",
 _LEADING = lazy(r"^\s*(?:for|when|whenever|in|on|with|during)\b[^,]{0,80},\s*", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)
 def _act(rule: str) -> str | None:
     """The act a rule orders or forbids (`samerule.act_of`), past a leading "For `x`," or "When …,"
-    clause, the verbs of using folded into one."""
+    clause, the verbs of using folded into one. Read once per wording: merging compares each
+    candidate with the first of every cluster, so the same wordings come again and again."""
     from .samerule import act_of  # the meaning match loads only when two candidates are alike
 
     act = act_of(corrected(_LEADING.sub("", rule.strip(), count=1)))  # "Uswd `x`" orders using

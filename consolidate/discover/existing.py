@@ -49,10 +49,23 @@ _BANNED = lazy(
 )
 
 
+# What every ban `_BANNED` reads ends with: looked for first, since the ban itself is tried at every
+# word of a text (its lookbehinds and lazy subject), and almost no text says one.
+_BAN_SAID = lazy(
+    r"(?:is|are)\s+(?:(?:strictly|absolutely|really|always|considered|very)\s+)?(?:"
+    r"forbidden|prohibited|disallowed|banned|off[- ]limits|unacceptable|"
+    r"not\s+(?:allowed|permitted|acceptable|ok|okay)|never\s+(?:allowed|permitted|acceptable|ok|okay)|"
+    r"(?:a\s+)?bad\s+(?:form|idea|practice)|a\s+mistake)\b",
+    re.IGNORECASE,
+)
+
+
 def as_ban(lowered: str) -> str:
     """A ban said after what it bans, said before it: "force-pushing main is forbidden" is "never
     force-pushing main", so both readings of polarity see the same prohibition as "never force-push
     to main"."""
+    if _BAN_SAID.search(lowered) is None:
+        return lowered
     return _BANNED.sub(lambda m: "never " + m["what"], lowered)
 
 

@@ -490,17 +490,23 @@ def sentences(text: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     return tuple(found)
 
 
+# each with the words one of its matches holds, looked for first (a text says none of them mostly)
 _PHRASES = (
-    (lazy(r"\b(?:right away|straight away|as soon as possible|at once|without delay)\b"), " immediately "),
-    (lazy(r"\bprior to\b"), " before "),
-    (lazy(r"\buntil after\b"), " until "),
-    (lazy(r"^\s*once\b|(?<=[,;:] )once\b"), " after "),
+    (
+        lazy(r"\b(?:right away|straight away|as soon as possible|at once|without delay)\b"),
+        " immediately ",
+        ("right away", "straight away", "as soon as possible", "at once", "without delay"),
+    ),
+    (lazy(r"\bprior to\b"), " before ", ("prior to",)),
+    (lazy(r"\buntil after\b"), " until ", ("until after",)),
+    (lazy(r"^\s*once\b|(?<=[,;:] )once\b"), " after ", ("once",)),
     # "mention that as step 0": saying the rule where it applies is the rule, not another one
     (
         lazy(
             r"\b(?:please\s+)?(?:mention|say|state|note|list)\s+(?:that|it|this)(?=\s+(?:as|in|at|when|first)\b|\s*[,;.)])"
         ),
         " ",
+        ("mention", "say", "state", "note", "list"),
     ),
 )
 
@@ -508,8 +514,9 @@ _PHRASES = (
 def phrased(lowered: str) -> str:
     """Phrases of one meaning said one way: "right away" is "immediately", a leading "once" is
     "after", "X is forbidden" is "never X", and "don't X until Y" / "do not X before Y" become "X only after Y" (an order, not a ban)."""
-    for pattern, replacement in _PHRASES:
-        lowered = pattern.sub(replacement, lowered)
+    for pattern, replacement, words in _PHRASES:
+        if any(word in lowered for word in words):
+            lowered = pattern.sub(replacement, lowered)
     lowered = as_ban(lowered)
     return _UNTIL.sub(lambda m: m.group(1) + " only after ", lowered)
 

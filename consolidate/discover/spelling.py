@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 
 from ..lazyre import lazy
 from . import lexicon
@@ -80,6 +81,7 @@ def _adjacent(a: str, b: str) -> bool:
     return abs(ra - rb) <= 1 and abs(ca - cb) <= 1
 
 
+@lru_cache(maxsize=4096)  # the same wordings are corrected again when candidates are merged and worded
 def corrected(text: str) -> str:
     """`text` with each word that is one neighbouring key off a verb rules start with spelt right
     ("Amemd" -> "Amend"); words of five letters or more only, case kept, code spans untouched. The

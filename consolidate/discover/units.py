@@ -23,6 +23,9 @@ def markdown_blocks(text: str) -> list[tuple[str, str]]:
     """(heading, block) of a Markdown text (a CLAUDE.md, a topic file, an index): each top-level
     list item, and each paragraph together with the fenced code right after it ("Run the tests:"
     and its command are one rule)."""
+    if _one_line(text):  # a pointer line: one block, whatever markdown-it makes of it
+        stripped = text.strip()
+        return [("", stripped)] if len(stripped) > 8 else []
     from memory_layout import parse_document  # Markdown-it and YAML: loaded only when a text is read
 
     doc: Document = parse_document(text)
@@ -36,6 +39,19 @@ def markdown_blocks(text: str) -> list[tuple[str, str]]:
         elif block.kind == "other":
             blocks.extend((section, paragraph) for paragraph in _paragraphs(block.text))
     return [(s, b) for s, b in blocks if len(b) > 8]
+
+
+def _one_line(text: str) -> bool:
+    """Is `text` one line that cannot be a heading? Then its one block is the whole line, an entry
+    or a paragraph alike (no line break of any kind, so no blank line splits it; no byte-order mark,
+    which the parser drops; nothing like `#` first): the matcher's units of a memory are mostly
+    pointer lines, and parsing each alone would run markdown-it once per entry."""
+    return (
+        "\n" not in text
+        and len(text.splitlines()) <= 1
+        and not text.startswith("\ufeff")
+        and not text.lstrip().startswith("#")
+    )
 
 
 def _paragraphs(text: str) -> list[str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from memory_layout import EntryKind, parse_document
@@ -217,3 +217,21 @@ def test_an_entry_after_the_last_item_of_a_list_joins_it() -> None:
     doc = parse_document("# T\n\n## A\n- a\n\n## B\n- b\n")
     doc.add_entry("A", "c")
     assert doc.render() == "# T\n\n## A\n- a\n- c\n\n## B\n- b\n"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=8), st.booleans())
+def test_a_text_parsed_again_gives_the_same_blocks_after_any_frontmatter(lines: list[str], matter: bool) -> None:
+    """The structure markdown-it finds is kept by the text: the same text under a frontmatter (its
+    lines counted after it) and alone give the same blocks, at their own lines."""
+    body = "\n".join(lines) + "\n"
+    head = "---\nname: x\n---\n" if matter else ""
+    first, again = parse_document(head + body), parse_document(head + body)
+    alone = parse_document(body)
+    assume(not any(b.kind == "frontmatter" for b in alone.blocks))  # a body that is a frontmatter itself
+    assert [(b.kind, b.text, b.start) for b in first.blocks] == [(b.kind, b.text, b.start) for b in again.blocks]
+    skip = 3 if matter else 0
+    assert [(b.kind, b.text, b.start + skip) for b in alone.blocks] == [
+        (b.kind, b.text, b.start) for b in first.blocks if b.kind != "frontmatter"
+    ]
+    assert first.render() == head + body
