@@ -142,12 +142,12 @@ def spelt_as_the_project(snapshot: Snapshot, candidate: Candidate) -> Candidate:
     memory = [snapshot.project_claude_md, *(text for _, _, text in snapshot.imports)]
     evidence = [e.quote for e in candidate.evidence]
     root = snapshot.settings.layout.project_claude_md.parent
-    update = {
-        name: spelt
-        for name in ("principle", "title", "detail")
-        if (spelt := real_names(getattr(candidate, name), memory, evidence, root=root))
-        != getattr(candidate, name)
-    }
+    texts = {name: getattr(candidate, name) for name in ("principle", "title", "detail", "why", "note")}
+    update = {}
+    for name in ("principle", "title", "detail"):
+        own = [text for other, text in texts.items() if other != name]
+        if (spelt := real_names(texts[name], memory, evidence, root=root, own=own)) != texts[name]:
+            update[name] = spelt
     return candidate.model_copy(update=update) if update else candidate
 
 

@@ -98,3 +98,18 @@ def test_a_bare_numbered_name_is_spelt_as_a_file_one_folder_down(tmp_path) -> No
     assert real_names("Update `journal-N` when done", [], ["journal-2"], root=tmp_path) == (
         "Update `journals-N` when done"
     )
+
+
+def test_the_evidence_does_not_respell_a_name_the_learning_spells_again() -> None:
+    rule = "Plans go in the current `docs/journals-N.md`, or a new `journals-(N+1).md` when asked"
+    evidence = ["add the plan to a new docs/journal-3.md file"]  # the user's typo
+    assert real_names(rule, [], evidence) == rule
+    # spelt again only in the learning's note: kept too
+    single = "Plans go in the current `docs/journals-N.md`"
+    note = ["The user typed `journal-3.md`; the file made matches the existing `journals-2.md`."]
+    assert real_names(single, [], evidence, own=note) == single
+    # spelt nowhere else: the evidence spells it, and the files still decide over both
+    assert real_names(single, [], evidence) == "Plans go in the current `docs/journal-N.md`"
+    assert real_names(rule, ["see `docs/journal-N.md`"], evidence).startswith(
+        "Plans go in the current `docs/journal-N.md`"
+    )
