@@ -113,3 +113,21 @@ def test_the_evidence_does_not_respell_a_name_the_learning_spells_again() -> Non
     assert real_names(rule, ["see `docs/journal-N.md`"], evidence).startswith(
         "Plans go in the current `docs/journal-N.md`"
     )
+
+
+def test_a_learning_quoting_a_link_of_another_file_applies_with_the_link_as_code(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tests.dream.fidelity_project import build_project, candidate
+
+    project = build_project(tmp_path)
+    (project.claude_md.parent / "notes").mkdir()
+    (project.claude_md.parent / "notes" / "done.md").write_text("# Done\n")
+    rule = (
+        "When a task is done, move its item under `## Done` in notes/todo.md, below the "
+        '"See older [done.md](done.md)" line, next to [the archive](notes/done.md).'
+    )
+    engine = project.report(candidate(rule, category="FILL_GAP", layers=["L1"], trigger="finishing a task"))
+    code, out, err = project.dream(capsys, engine, "--yes")
+    assert code == 0, err
+    written = project.claude_md.read_text()
+    assert '"See older `[done.md](done.md)`" line' in written  # a quote: done.md is not beside CLAUDE.md
+    assert "[the archive](notes/done.md)" in written  # a link that leads somewhere stays a link
