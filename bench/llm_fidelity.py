@@ -9,7 +9,8 @@ candidate of the report is followed into it:
   what happened in the sessions, "The user rejected …", is moved to the review note, not written:
   counted apart);
 - cut — a proposal carries it, but words of the principle are missing from what it writes;
-- dropped — no proposal carries it; the plan says why (already recorded, waiting in the backlog, a
+- dropped — no proposal carries it (a proposal whose diff says it "cannot be applied as planned" carries
+  nothing: approving it writes nothing); the plan says why (already recorded, waiting in the backlog, a
   secret, a skill suggestion, a quality rule) or it is lost without a word.
 
 A drop counts as correct when its reason is true: a learning waiting in the backlog, a secret, a skill
@@ -176,6 +177,11 @@ def subject_matches(subject: str, principle: str) -> bool:
     return bool(words) and covered(words, content_words(have)) >= 0.9
 
 
+def unappliable(proposal: dict[str, Any]) -> bool:
+    """A proposal the dream could not preview: applying it fails, so it writes nothing."""
+    return str(proposal.get("diff", "")).startswith("# cannot be applied")
+
+
 def follow(case: str, index: int, candidate: dict[str, Any], plan: dict[str, Any]) -> Outcome:
     principle = str(candidate.get("principle", ""))
     layers = candidate.get("layers") or [candidate.get("layer", "L2")]
@@ -186,11 +192,16 @@ def follow(case: str, index: int, candidate: dict[str, Any], plan: dict[str, Any
     outcome.story = len(told) + len(session_story(str(candidate.get("why", "")))[1])
     words = content_words(kept)
     best, best_id, best_missing, best_skip = 0.0, "", sorted(words), None
+    blocked = ""
     for proposal in plan.get("proposals", []):
         if "discoverer" not in proposal.get("sources", []):
             continue
         written = content_words(" ".join(text for _, text in written_texts(proposal)))
         score = covered(words, written)
+        if unappliable(proposal):
+            if score >= 0.5 and not blocked:
+                blocked = str(proposal["diff"]).strip().lstrip("# ")
+            continue
         if score > best:
             best, best_id, best_skip = score, proposal.get("id", ""), proposal.get("skipped")
             stems = {_stem(w) for w in written}
@@ -215,7 +226,7 @@ def follow(case: str, index: int, candidate: dict[str, Any], plan: dict[str, Any
     if best >= 0.3:
         outcome.status, outcome.proposal, outcome.missing = "cut", best_id, best_missing
         return outcome
-    outcome.reason = "lost: no proposal and no note"
+    outcome.reason = f"unappliable: {blocked}" if blocked else "lost: no proposal and no note"
     return outcome
 
 
@@ -229,7 +240,7 @@ def judge(outcome: Outcome, verdicts: dict[str, Any], has_backlog: bool) -> None
         outcome.reason.startswith("backlog") and has_backlog
     ):
         outcome.verdict = "right"
-    elif outcome.reason == "cap" or outcome.reason.startswith(("lost", "quality: too long")):
+    elif outcome.reason == "cap" or outcome.reason.startswith(("lost", "unappliable", "quality: too long")):
         outcome.verdict = "wrong"  # a "later run" that never comes, a silent loss, a long rule refused
     else:
         outcome.verdict = "unchecked"

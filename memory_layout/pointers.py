@@ -141,6 +141,39 @@ def find_links(text: str) -> list[Link]:
     return [link for _, link in sorted(found, key=lambda pair: pair[0])]
 
 
+def quoted_links(text: str, resolves: Callable[[str], bool]) -> str:
+    """`text` with each link to a memory file that does not lead anywhere (`resolves(target)` is false)
+    written as code: a rule quoting a line of another file ("below the `[done.md](done.md)` line")
+    says what that line reads, it does not point at a file of its own."""
+    dead = [
+        (match.start(), match.end())
+        for pattern in (_MD_LINK, _WIKI_LINK)
+        for match in _outside_code(pattern, text)
+        if (target := _target_of(match)) and not resolves(target)
+    ]
+    if not dead:
+        return text
+    for start, end in sorted(dead, reverse=True):
+        text = text[:start] + _as_code(text[start:end]) + text[end:]
+    return text
+
+
+def _target_of(match: re.Match[str]) -> str:
+    if "target" in match.re.groupindex:
+        target = match["target"].strip("<>")
+        return target if is_memory_target(target) else ""
+    name = match["name"].strip()
+    return name if name.lower().endswith(".md") else f"{name}.md"
+
+
+def _as_code(text: str) -> str:
+    """`text` as one inline code span, fenced by a backtick run longer than any inside it."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _without_links(text: str) -> str:
     return _WIKI_LINK.sub(" ", _MD_LINK.sub(" ", text))
 

@@ -52,3 +52,25 @@ def test_the_cli_hook_bench_skips_saying_why_without_the_cli(tmp_path: Path) -> 
     done = subprocess.run([sys.executable, str(BENCH / "hooks_cli.py"), "--cli", str(missing)],
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0 and done.stdout == f"skipped: no Claude Code CLI ({missing})\n"
+
+
+def test_fidelity_counts_a_proposal_that_cannot_be_applied_as_writing_nothing() -> None:
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    import llm_fidelity
+
+    principle = "Move each finished item under the Done heading of the todo list in the same commit"
+    proposal = {
+        "id": "P1",
+        "sources": ["discoverer"],
+        "changes": [{"op": "add_entry", "text": principle}],
+        "diff": "--- a/CLAUDE.md\n",
+    }
+    plan = {"proposals": [proposal]}
+    assert llm_fidelity.follow("c", 1, {"principle": principle}, plan).status == "intact"
+    proposal["diff"] = "# cannot be applied as planned: the new pointer to done.md would not resolve\n"
+    outcome = llm_fidelity.follow("c", 1, {"principle": principle}, plan)
+    assert outcome.status == "dropped" and outcome.reason.startswith("unappliable: cannot be applied")
+    llm_fidelity.judge(outcome, {}, has_backlog=False)
+    assert outcome.verdict == "wrong"

@@ -14,14 +14,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import unquote
 
 from memory_layout import INDEX
+from memory_layout.pointers import quoted_links
 from memory_layout.wellformed import code_spans, line_problems
 
 from ..discover.dedupe import DEGREE, one_sequence, orders_the_same, unsaid_words
 from ..discover.existing import contradicts
 from ..discover.matcher import Matcher, Verdict
 from ..discover.samerule import said_in_part, shared_content
+from ..fsutil import is_regular
 from ..models import Candidate, EvidenceRef, Layer
 from ..plan import CONTRADICT_WARNING
 from ..secrets import has_secret, redact, without_secrets
@@ -138,16 +141,25 @@ def normalize(candidate: Candidate) -> Candidate:
 
 def spelt_as_the_project(snapshot: Snapshot, candidate: Candidate) -> Candidate:
     """The numbered files the learning names (`notes/chore-N`) spelt as the project's files, its
-    CLAUDE.md and the learning's evidence spell them (`paths.real_names`)."""
+    CLAUDE.md and the learning's evidence spell them (`paths.real_names`); a link to a Markdown file
+    found neither beside CLAUDE.md nor in the memory dir is a quote of another file's line, written as
+    code (`pointers.quoted_links`), so the rule applies and points nowhere it cannot lead."""
     memory = [snapshot.project_claude_md, *(text for _, _, text in snapshot.imports)]
     evidence = [e.quote for e in candidate.evidence]
     root = snapshot.settings.layout.project_claude_md.parent
-    update = {
-        name: spelt
-        for name in ("principle", "title", "detail")
-        if (spelt := real_names(getattr(candidate, name), memory, evidence, root=root))
-        != getattr(candidate, name)
-    }
+    memory_dir = snapshot.settings.layout.memory_dir
+
+    def leads_somewhere(target: str) -> bool:
+        file = unquote(target.split("#", 1)[0])
+        return any(is_regular(folder / file) for folder in (root, memory_dir))
+
+    texts = {name: getattr(candidate, name) for name in ("principle", "title", "detail", "why", "note")}
+    update = {}
+    for name in ("principle", "title", "detail", "why"):
+        own = [text for other, text in texts.items() if other != name]
+        spelt = quoted_links(real_names(texts[name], memory, evidence, root=root, own=own), leads_somewhere)
+        if spelt != texts[name]:
+            update[name] = spelt
     return candidate.model_copy(update=update) if update else candidate
 
 

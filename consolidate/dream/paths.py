@@ -5,7 +5,10 @@ files (or its memory, or the sessions the rule comes from) name `notes/chores-1`
 rule says `notes/chores-N`: the spelling a future session can find. Only a name of the same shape — the
 same folder and stem, a plural `s` and the number aside — is taken: the project's files first, then the
 memory and the evidence, and only when every such name agrees; when they disagree (the user wrote
-`chore-3` once, the file is `chores-3.md`) the rule names the folder alone, when it has one.
+`chore-3` once, the file is `chores-3.md`) the rule names the folder alone, when it has one. The
+evidence is what the user typed, typos and all: it does not respell a name the learning's own words
+spell again elsewhere ("the current `notes/chores-N.md`, or a new `chores-(N+1).md`", a note naming
+`chores-2.md`) — whoever wrote the learning saw that spelling; the files and the memory still decide.
 """
 
 from __future__ import annotations
@@ -31,18 +34,29 @@ def _general(name: str) -> str:
     return re.sub(r"\d+$", "N", _EXTENSION.sub("", name))
 
 
-def real_names(principle: str, *sources: Iterable[str], root: Path | None = None) -> str:
+def real_names(
+    principle: str,
+    memory: Iterable[str],
+    evidence: Iterable[str],
+    root: Path | None = None,
+    own: Iterable[str] = (),
+) -> str:
     """`principle` with each numbered name written with `N` (`notes/chore-N`) spelt as the files under
-    `root` spell a name of its shape, else as the first of the `sources` of texts that names one (the
-    memory, then the evidence), when it spells it one way; when it spells it several ways the rule
-    names the folder alone (`notes/`), or keeps its own name."""
-    texts = [list(source) for source in sources]
+    `root` spell a name of its shape, else as the `memory` or else the `evidence` names one, when it
+    spells it one way; when it spells it several ways the rule names the folder alone (`notes/`), or
+    keeps its own name. The evidence does not respell a name that the principle or the learning's
+    `own` other texts (its detail, reason, note) spell again, with a number or `(N+1)`."""
+    memory_texts, evidence_texts, own_texts = list(memory), list(evidence), list(own)
 
     def spelt(match: re.Match[str]) -> str:
         token, extension = match[1], match[2] or ""
         if not re.search(r"[-_]N$", token):
             return match[0]  # a rule naming one numbered file names that one
-        for source in (_listing(root, token), *texts):
+        sources = [_listing(root, token), memory_texts]
+        elsewhere = principle[: match.start()] + principle[match.end() :]
+        if not _spelt_again(token, [elsewhere, *own_texts]):
+            sources.append(evidence_texts)
+        for source in sources:
             seen = _spellings(token, source)
             if len(seen) == 1:
                 return seen.pop() + extension
@@ -51,6 +65,14 @@ def real_names(principle: str, *sources: Iterable[str], root: Path | None = None
         return match[0]
 
     return _NUMBERED.sub(spelt, principle)
+
+
+def _spelt_again(token: str, texts: list[str]) -> bool:
+    """Whether `texts` name a numbered file spelt as the token is (`chores-2.md`, `chores-(N+1).md` for
+    `notes/chores-N`)."""
+    stem = re.escape(token.rsplit("/", 1)[-1][:-1])
+    again = re.compile(rf"(?<![\w-]){stem}(?:\d|\(N\b)")
+    return any(again.search(text) for text in texts)
 
 
 def _spellings(token: str, texts: Iterable[str]) -> set[str]:

@@ -98,3 +98,36 @@ def test_a_bare_numbered_name_is_spelt_as_a_file_one_folder_down(tmp_path) -> No
     assert real_names("Update `journal-N` when done", [], ["journal-2"], root=tmp_path) == (
         "Update `journals-N` when done"
     )
+
+
+def test_the_evidence_does_not_respell_a_name_the_learning_spells_again() -> None:
+    rule = "Plans go in the current `docs/journals-N.md`, or a new `journals-(N+1).md` when asked"
+    evidence = ["add the plan to a new docs/journal-3.md file"]  # the user's typo
+    assert real_names(rule, [], evidence) == rule
+    # spelt again only in the learning's note: kept too
+    single = "Plans go in the current `docs/journals-N.md`"
+    note = ["The user typed `journal-3.md`; the file made matches the existing `journals-2.md`."]
+    assert real_names(single, [], evidence, own=note) == single
+    # spelt nowhere else: the evidence spells it, and the files still decide over both
+    assert real_names(single, [], evidence) == "Plans go in the current `docs/journal-N.md`"
+    assert real_names(rule, ["see `docs/journal-N.md`"], evidence).startswith(
+        "Plans go in the current `docs/journal-N.md`"
+    )
+
+
+def test_a_learning_quoting_a_link_of_another_file_applies_with_the_link_as_code(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from tests.dream.fidelity_project import build_project, candidate
+
+    project = build_project(tmp_path)
+    (project.claude_md.parent / "notes").mkdir()
+    (project.claude_md.parent / "notes" / "done.md").write_text("# Done\n")
+    rule = (
+        "When a task is done, move its item under `## Done` in notes/todo.md, below the "
+        '"See older [done.md](done.md)" line, next to [the archive](notes/done.md).'
+    )
+    engine = project.report(candidate(rule, category="FILL_GAP", layers=["L1"], trigger="finishing a task"))
+    code, out, err = project.dream(capsys, engine, "--yes")
+    assert code == 0, err
+    written = project.claude_md.read_text()
+    assert '"See older `[done.md](done.md)`" line' in written  # a quote: done.md is not beside CLAUDE.md
+    assert "[the archive](notes/done.md)" in written  # a link that leads somewhere stays a link

@@ -47,3 +47,19 @@ def test_link_syntax_in_code_is_not_a_broken_link() -> None:
 
 def test_an_unclosed_fence_runs_to_the_end() -> None:
     assert find_links("[a](a.md)\n```\n[b](b.md)\n") == find_links("[a](a.md)\n")
+
+
+def test_a_link_that_leads_nowhere_is_written_as_code() -> None:
+    from memory_layout.pointers import quoted_links
+
+    text = 'Move it below the "See older [done.md](done.md)" line; see [the notes](notes.md) and [[gone]].'
+    quoted = quoted_links(text, lambda target: target == "notes.md")
+    assert quoted == (
+        'Move it below the "See older `[done.md](done.md)`" line; see [the notes](notes.md) and `[[gone]]`.'
+    )
+    assert [link.target for link in find_links(quoted)] == ["notes.md"]
+    # links already in code, URLs and links that resolve stay as written
+    same = "Write `[x](y.md)`, read [docs](https://example.com/a.md) and [n](notes.md)."
+    assert quoted_links(same, lambda target: target == "notes.md") == same
+    # a backtick inside the link takes a longer fence
+    assert quoted_links("[a `b`](c.md)", lambda target: False) == "``[a `b`](c.md)``"
