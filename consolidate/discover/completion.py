@@ -10,6 +10,10 @@ says what is missing; nothing is invented, and what cannot be completed with con
 - A sentence about what an example does, when the user's own turn names the other form of the same
   example: "`{1},{2}` makes each one a separate footnote" after the user asked for `{1,2}` -> "Write
   `{1,2}`, not `{1},{2}`" (a form the user only asks about orders nothing).
+- A sentence about what an example does, when the user said in this exchange that this very form is the
+  one that works or the one wanted: "`{1},{2}` makes each one a separate footnote" after "I want every
+  footnote to work, {1},{2} works" -> "Write `{1},{2}`: it makes each one a separate footnote" (in the
+  sentence's language). A form the user only asks about, or says does not work, vouches for nothing.
 - A reason that points at the conversation ("because of our shared history"), replaced by the words
   the memory or the evidence states that reason in ("shared history with the `vendor/` mirror"); when
   neither states it, the reason is dropped and the rule kept only if it stands alone.
@@ -25,7 +29,7 @@ from ..lazyre import lazy
 from .quality import MIN_RULE, POINTED_REASON, _names_something, wording_problem
 from .report import Learning
 from .signals import Signal
-from .text import content_size, sentences
+from .text import content_size, language, sentences
 
 _RUNNING = lazy(r"^running `(?P<command>[^`\n]+)`$")
 _PRONOUN_OBJECT = lazy(r"\b(?P<verb>[A-Za-z-]+)\s+(?:it|them)\b")
@@ -52,7 +56,8 @@ def complete(
     if problem == "no referent" and signal is not None:
         principle = _named_referent(candidate.principle, signal.context) or _named_by_reply(signal)
     elif problem == "no rule" and signal is not None:
-        principle = _both_sides(candidate.principle, _users_words(signal))
+        said = _users_words(signal)
+        principle = _both_sides(candidate.principle, said) or _vouched_form(candidate.principle, said)
     elif problem == "unexplained reason":
         principle = _stated_reason(candidate.principle, [*memory, *_evidence_words(signal)])
     if principle is None or wording_problem(principle, candidate.trigger):
@@ -109,6 +114,55 @@ def _both_sides(principle: str, said: Iterable[str]) -> str | None:
         return None
     (wanted,) = others
     return f"Write `{wanted}`, not `{example}`."
+
+
+# The user says the form is the one that works or the one wanted: "{x} works", "I'd like {x}", "{x} работает",
+# "нужно {x}", "{x} 可以", "用 {x}", "{x} çalışıyor" ("{x} doesn't work", "{x} не работает", "{x} 不行",
+# "{x} çalışmıyor" never match: the negation sits between). A word or two may come between the form and
+# the verb where the language puts them there ("[1],[2] önizlemede çalışıyor", "[1],[2] 在预览里可以").
+_VOUCHES = (
+    r"{x}\W{{0,3}}\s*(?:works|is (?:right|correct|what i want)|does work)\b",
+    r"\b(?:i'?d like|i want|i prefer|please use|use|write)\s+(?:it as\s+|them as\s+)?\W?{x}",
+    r"{x}\W{{0,3}}(?:\s+(?!не\b)[^\s.!?]+){{0,2}}\s+(?:работает|правильно|верно)\b",
+    r"(?:нужно|надо|пиши(?:те)?|используй(?:те)?|хочу)\s+\W?{x}",
+    r"{x}\W{{0,3}}[^。！？，,\n不没]{{0,8}}?(?<![不没])(?:可以用|可以|能用|有效|是对的|没问题|管用)",
+    r"(?:用|写成|改成|要)\s*\W?{x}",
+    r"{x}\W{{0,3}}(?:\s+[^\s.!?]+){{0,2}}\s+(?:çalışıyor|çalışır|işe yarıyor|doğru)\b",
+)
+_HARMS = lazy(r"(?:breaks|ломает|会?(?:破坏|弄坏))|[^.!?\n]*\bbozar\b", re.I)
+_FORM_OPENINGS = {
+    "ru": ("Пишите `{x}` — это {rest}", True),
+    "zh": ("写成 `{x}`：它{rest}", False),
+    "tr": ("`{x}` yazın: {rest}", False),
+    "en": ("Write `{x}`: it {rest}", True),
+}
+
+
+def _vouched_form(principle: str, said: Iterable[str]) -> str | None:
+    """ "Write `X`: it …" when the rule says what example X does and the user said X is the form that
+    works or the one wanted, in a sentence that asks nothing."""
+    lead = _LEADING_EXAMPLE.match(principle.strip())
+    if lead is None:
+        return None
+    example, rest = lead["example"], principle.strip()[lead.end() :].strip()
+    if _HARMS.match(rest):  # "`X` breaks the link": however well X works elsewhere, no order to write it
+        return None
+    shown = rf"`?{re.escape(example)}`?"
+    vouches = re.compile("|".join(v.format(x=shown) for v in _VOUCHES), re.I)
+    for text in said:
+        for sentence in sentences(text):
+            if sentence.rstrip().endswith(("?", "？")):
+                continue
+            if vouches.search(sentence):
+                return _ordered_form(example, rest)
+    return None
+
+
+def _ordered_form(example: str, rest: str) -> str:
+    template, lower = _FORM_OPENINGS.get(language(rest), _FORM_OPENINGS["en"])
+    if lower and rest[:1].isupper() and not rest[:2].isupper():
+        rest = rest[:1].lower() + rest[1:]
+    return template.format(x=example, rest=rest)
 
 
 def _ordered_spans(sentence: str) -> list[str]:

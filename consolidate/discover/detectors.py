@@ -48,6 +48,7 @@ REASON_WINDOW = 4  # records between a bare rejection and the user's typed reaso
 LONG_MESSAGE = 600  # beyond this, only a correction at the very start counts
 CLASSIFY_LIMIT = 4000  # a remember request or decision is said early, not at the end of a pasted log
 SOFT_LIMIT = 1500  # a plain sentence counts only in a message that is not a pasted log
+EARLIER_TURNS = 3  # the user's turns kept beyond the last one, for a request that points past it
 TERSE_LIMIT = 300  # a remark with no rule words, which only a reply that concedes and says a rule can carry
 _EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 MARKER_TURNS = 2  # user turns that may still contradict a marker before it stands
@@ -89,6 +90,9 @@ class _Context:
     stopped: bool = False  # the user rejected the assistant's last action and it has not acted since
     last_user_text: str = ""
     last_user_base: dict[str, str] = field(default_factory=dict)
+    earlier_users: deque[tuple[str, dict[str, str]]] = field(
+        default_factory=lambda: deque(maxlen=EARLIER_TURNS)
+    )
     programs: set[str] = field(default_factory=set)  # what the session ran, as far as `_programs` looked
     programs_seen: int = 0
     markers: list[tuple[Signal, int]] = field(default_factory=list)  # waiting out a contradiction
@@ -217,6 +221,8 @@ def _user(record: Record, index: int, context: _Context) -> None:
     elif intervenes:
         base = _base(record, context)
         _member(text, None, base, f"{base['session']}#{context.episode}", index, context)
+    if context.last_user_text:
+        context.earlier_users.append((context.last_user_text, context.last_user_base))
     context.last_user_text, context.last_user_base = text, _base(record, context)
     context.interrupted = context.stopped = False
     context.failed.clear()
@@ -346,6 +352,7 @@ def _turn(kind: str, text: str, record: Record, index: int, context: _Context, u
         use=use,
         before=[context.last_text, context.last_user_text],
         before_base=context.last_user_base,
+        earlier=list(context.earlier_users),
         episode=f"{record.session or context.file.session_id}#{context.episode}",
     )
 
@@ -427,7 +434,28 @@ def _finish_turn(context: _Context, position: int) -> None:
                 "quote": quote_around(redact(turn.before[1]), principle),
             }
         )
+        named = _names_example(turn.earlier, principle, turn.before[1])
+        if named is not None:
+            signal.also.append(named)
     _emit(context, signal, position)
+
+
+_LEADING_SPAN = lazy(r"^\s*`(?P<span>[^`\n]{2,60})`")
+
+
+def _names_example(
+    earlier: list[tuple[str, dict[str, str]]], principle: str, previous: str
+) -> dict[str, str] | None:
+    """The nearest earlier user turn that names the example a rule written down from the reply starts
+    with, when the turn just before does not: where the user said which form they want."""
+    lead = _LEADING_SPAN.match(principle)
+    if lead is None or lead["span"] in previous:
+        return None
+    for text, base in reversed(earlier):
+        if lead["span"] in text and base.get("uuid"):
+            quote = quote_around(redact(text), lead["span"])
+            return {"uuid": base["uuid"], "timestamp": base.get("timestamp", ""), "quote": quote}
+    return None
 
 
 def _trigger(turn: Turn, principle: str, context: _Context) -> str:

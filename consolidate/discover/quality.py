@@ -234,12 +234,16 @@ POINTED_REASON = lazy(
 )
 # A sentence about what an example does, ordering nothing ("`[1],[2]` makes each one a link").
 _EXAMPLE_DOES = lazy(
-    r"^[`\"“][^`\"”]+[`\"”]\s+(?:makes|gives|creates|produces|renders|turns|becomes|works|breaks|shows|"
-    r"displays|looks)\b",
+    r"^[`\"“][^`\"”]+[`\"”]\s*(?:makes|gives|creates|produces|renders|turns|becomes|works|breaks|shows|"
+    r"displays|looks|делает|даёт|дает|создаёт|создает|превращается|становится|работает|ломает|показывает|"
+    r"выглядит)\b|^[`\"“][^`\"”]+[`\"”]\s*(?:会|就|能)?(?:使|让|生成|变成|成为|显示为|渲染成|产生)|"
+    r"^[`\"“][^`\"”]+[`\"”]\s[^.!?\n]*\b(?:yapar|oluşturur|verir|üretir|gösterir|çalışır|bozar|olur)\W*$",
     re.IGNORECASE,
 )
 _ORDERS = lazy(
-    r"\b(?:must|should|always|never|only|instead|rather|prefer|use|don'?t|do not|not|required|needed)\b",
+    r"\b(?:must|should|always|never|only|instead|rather|prefer|use|don'?t|do not|not|required|needed)\b|"
+    r"\b(?:нужно|надо|должн\w*|всегда|никогда|только|вместо|не)\b|应该|必须|总是|不要|别|只能|而不是|"
+    r"\b(?:\w+(?:malı|meli)\w*|her zaman|asla|sadece|yerine|değil|yazın|kullanın)\b",
     re.IGNORECASE,
 )
 

@@ -132,6 +132,9 @@ class Turn:
     strength: float = 0.0
     before: list[str] = field(default_factory=list)  # the reply this turn answers, the user's turn before
     before_base: dict[str, str] = field(default_factory=dict)  # where the user's turn before was said
+    # The user's turns before that one, oldest first (text, where it was said): the turn a "write that
+    # down" points past may be one of them ("`[1],[2]` works" - "does it make sense?" - "note that").
+    earlier: list[tuple[str, dict[str, str]]] = field(default_factory=list)
     points_back: bool = False  # its rule was said before it (a "remember that" whose object came earlier)
     memory: bool = False
     soft: bool = False  # no phrase marked it: only the shape of the dialogue can carry it
@@ -542,9 +545,16 @@ def memory_object(turn: Turn) -> str:
     return imperative(head, speaker="assistant") if head else ""
 
 
+_PLAIN_YES = lazy(
+    r"^\s*(?:(?:yes|yep|right|exactly|correct|да|верно|именно|evet|doğru|aynen)\b|是的|对|没错)"
+    r"[\s,.!:—–，。！：-]+(?P<rest>.+)",
+    re.I | re.S,
+)
+
+
 def read_reply_head(text: str) -> str:
     """The first sentence of an assistant answer that opened with a plain yes ("Yes — X does Y.")."""
-    match = re.match(r"^\s*(?:yes|yep|right|exactly|correct)\b[\s,.!:—–-]+(?P<rest>.+)", text, re.I | re.S)
+    match = _PLAIN_YES.match(text)
     if not match:
         return ""
     first = sentences(match["rest"].split("\n\n", 1)[0])
