@@ -265,10 +265,33 @@ class Content:
     language: str
 
 
+_SHELL_FENCE = lazy(
+    r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?:bash|sh|shell|console|zsh|fish)?[ \t]*\n(?P<body>.*?)^ {0,3}(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+_COMMAND_LINE = lazy(r"^\s*(?:\$\s+)?(?P<command>[a-z][\w.+-]*(?:[ \t]+[^#\s][^#\n]*?)?)[ \t]*(?:#.*)?$")
+
+
+@lru_cache(maxsize=8192)
+def fenced_commands(text: str) -> tuple[str, ...]:
+    """The commands of the shell blocks of `text` (a fence with no language or a shell one), each line
+    without its prompt and its comment: anchors as a code span is ("tspec clippy   # Run lints" is
+    `tspec clippy`)."""
+    if "```" not in text and "~~~" not in text:
+        return ()
+    found: list[str] = []
+    for block in _SHELL_FENCE.finditer(text):
+        for line in block["body"].splitlines():
+            command = _COMMAND_LINE.match(line)
+            if command is not None and not re.search(r"[`{}();]", command["command"]):
+                found.append(" ".join(command["command"].split()))
+    return tuple(found)
+
+
 @lru_cache(maxsize=32768)
 def content(text: str) -> Content:
     """How `read` begins: the content words and anchors of `text` (see `Content`)."""
-    codes = _CODE.findall(text)
+    codes = _CODE.findall(text) + list(fenced_commands(text))
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     lang = language(plain)
     stem = _stem_of(lang)
@@ -314,7 +337,7 @@ def content(text: str) -> Content:
 def read(text: str) -> Text:
     """How `text` is compared (see `Text`)."""
     said = content(text)
-    codes = _CODE.findall(text)
+    codes = _CODE.findall(text) + list(fenced_commands(text))
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     stem = _stem_of(said.language)
     negation = _negated(text, stem)
@@ -1350,6 +1373,11 @@ def _without_cause(text: Text) -> tuple[frozenset[str], frozenset[str]]:
     if not text.cause:
         return text.stems, text.negated
     return text.stems - text.reason, text.negated - text.reason
+
+
+def matches_code(anchor: str, known: str) -> bool:
+    """The same code span, or one a general form covers (`_matches`)."""
+    return _matches(anchor, known)
 
 
 _PLACEHOLDER = frozenset({"xxx", "xx", "foo", "bar", "<>", "...", "…", "*", "cmd", "0"})

@@ -97,3 +97,30 @@ def test_one_reading_of_a_ban_decides_what_joins_a_forbidding_list() -> None:
     assert not orders_under_ban(heading, "Claude runs no git command that rewrites history")
     assert not orders_under_ban(heading, "Claude does not push")
     assert orders_under_ban(heading, "Push after each commit")
+
+
+WORKFLOW = (
+    "# Proj\n\n## Commands\n\n"
+    "Development workflow (using mk where available):\n"
+    "```bash\n"
+    "mk test -p core            # Run tests\n"
+    "mk clean                   # Clean build artifacts\n"
+    "cargo clippy               # Lints (until mk clippy exists)\n"
+    "```\n"
+)
+
+
+def test_the_commands_of_a_fence_are_its_anchors() -> None:
+    said = read(WORKFLOW.split("## Commands\n\n", 1)[1])
+    assert {"mk test -p core", "mk clean", "cargo clippy"} <= said.anchors
+
+
+def test_ruling_out_a_command_the_fence_does_not_run_updates_it() -> None:
+    found = Matcher.of_texts([WORKFLOW]).judge("Run `mk clean -w` instead of `cargo clean`")
+    assert found.category == "UPDATE"
+    assert found.related.startswith("Development workflow")
+
+
+def test_ruling_out_a_command_the_fence_runs_is_never_an_update() -> None:
+    found = Matcher.of_texts([WORKFLOW]).judge("Use `mk clippy` instead of `cargo clippy`")
+    assert found.category in ("CONTRADICT", "UNSURE")
