@@ -32,6 +32,7 @@ from .existing import as_ban, contradicts, same_subject
 from .samerule import (
     LEAD_IN,
     Memory,
+    Text,
     Unit,
     act_of,
     anchors_said,
@@ -39,6 +40,7 @@ from .samerule import (
     forbidden_items,
     is_table,
     known_act,
+    matches_code,
     negation_elsewhere,
     opposed,
     ordered_action,
@@ -392,13 +394,23 @@ def _opposite(principle: str, statement: str) -> bool:
     sentences, by the polarity the meaning match reads ("never run `cargo fmt` before a commit"
     against "run `cargo fmt` before every commit"): across the sentences of a long line a negation
     in one says nothing of the rule another states."""
+    said, known = read(principle), read(statement)  # the commands of its fences are its anchors
     statement = ruled(statement)
     if for_the_user(statement) and not for_the_user(principle):
         return False  # "do not commit X" (the assistant) against "remind the user to commit X"
+    if said.negated_anchors and not said.negated and known.anchors:
+        # it rules out commands alone ("`tspec clean -w` instead of `cargo clean`"): it says the opposite
+        # of a statement that runs one of them, not of one whose commands merely share a word
+        return _runs_what_the_other_rules_out(said, known) or _runs_what_the_other_rules_out(known, said)
     if contradicts(principle, statement) and not negation_elsewhere(read(principle), read(statement)):
         return True
     single = not _SENTENCES.search(principle.strip()) and not _SENTENCES.search(statement.strip())
     return single and opposed(read(principle), read(statement), False)
+
+
+def _runs_what_the_other_rules_out(one: Text, other: Text) -> bool:
+    asserted = other.anchors - other.negated_anchors
+    return any(matches_code(n, a) or matches_code(a, n) for n in one.negated_anchors for a in asserted)
 
 
 _SENTENCES = lazy(r"[.!?;:]\s+\S|\s[—–]\s|\n")

@@ -264,10 +264,33 @@ class Content:
     language: str
 
 
+_SHELL_FENCE = lazy(
+    r"^ {0,3}(?P<fence>`{3,}|~{3,})[ \t]*(?:bash|sh|shell|console|zsh|fish)?[ \t]*\n(?P<body>.*?)^ {0,3}(?P=fence)[ \t]*$",
+    re.MULTILINE | re.DOTALL,
+)
+_COMMAND_LINE = lazy(r"^\s*(?:\$\s+)?(?P<command>[a-z][\w.+-]*(?:[ \t]+[^#\s][^#\n]*?)?)[ \t]*(?:#.*)?$")
+
+
+@lru_cache(maxsize=8192)
+def fenced_commands(text: str) -> tuple[str, ...]:
+    """The commands of the shell blocks of `text` (a fence with no language or a shell one), each line
+    without its prompt and its comment: anchors as a code span is ("tspec clippy   # Run lints" is
+    `tspec clippy`)."""
+    if "```" not in text and "~~~" not in text:
+        return ()
+    found: list[str] = []
+    for block in _SHELL_FENCE.finditer(text):
+        for line in block["body"].splitlines():
+            command = _COMMAND_LINE.match(line)
+            if command is not None and not re.search(r"[`{}();]", command["command"]):
+                found.append(" ".join(command["command"].split()))
+    return tuple(found)
+
+
 @lru_cache(maxsize=32768)
 def content(text: str) -> Content:
     """How `read` begins: the content words and anchors of `text` (see `Content`)."""
-    codes = _CODE.findall(text)
+    codes = _CODE.findall(text) + list(fenced_commands(text))
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     lang = language(plain)
     stem = _stem_of(lang)
@@ -313,7 +336,7 @@ def content(text: str) -> Content:
 def read(text: str) -> Text:
     """How `text` is compared (see `Text`)."""
     said = content(text)
-    codes = _CODE.findall(text)
+    codes = _CODE.findall(text) + list(fenced_commands(text))
     plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
     stem = _stem_of(said.language)
     negation = _negated(text, stem)
@@ -444,6 +467,8 @@ def _negated(
         else:
             reach = tail[:3]
         reached: set[str] = set()
+        if reach and reach[-1].startswith("\x00"):  # "never use bare `a`, `b` or `c`": all of them
+            reach = reach + _listed_after(lowered, match.end(), reach[-1])
         for word in reach:
             if word.startswith("\x00"):
                 shapes.add(codes[int(word[1:])])
@@ -459,6 +484,22 @@ def _negated(
 
 
 _CLAUSE_END = lazy(r"[(),;:.!?—–]|\s-\s|\b(?:but|and then|because|since|so)\b")
+# the code spans listed after one ("`a`, `b`, or `c`", "`a` or `b`"), as `_negated` holds them
+_HELD_LIST = lazy(r"(?:\s*,\s*(?:(?:or|and|nor)\s+)?\x00\d+|\s+(?:or|nor)\s+\x00\d+)+")
+_MARKED_LIST = lazy(r"(?:\s*,\s*(?:(?:or|and|nor)\s+)?\x00\d+\x00|\s+(?:or|nor)\s+\x00\d+\x00)+")
+_OR = lazy(r"\b(?:or|nor)\s")
+
+
+def _listed_after(lowered: str, start: int, token: str) -> list[str]:
+    """The held code spans listed right after `token` (found from `start`) — "`a`, `b`, or `c`": `b`
+    and `c` —, when the list says "or" / "nor" (a list of alternatives a negation reaches whole)."""
+    at = lowered.find(token + " ", start)
+    listed = _HELD_LIST.match(lowered, at + len(token)) if at >= 0 else None
+    if listed is None or not _OR.search(listed.group(0)):
+        return []
+    return re.findall(r"\x00\d+", listed.group(0))
+
+
 _SENTENCE_END = lazy(r"[.!?;]+(?:\s+|$)|\n+|\s[—–]\s")
 
 
@@ -858,10 +899,32 @@ _RESERVED = lazy(
     r"\b(?:cannot|can'?t|may not|(?:is|are) not (?:allowed|permitted) to|reserved for)\b", re.IGNORECASE
 )
 _ITEM_HEAD = lazy(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+# How a ban opens, for every reader of one (`prohibitions`, `opens_with_ban`): "never", "do not", and
+# the same said of the assistant ("Claude does not push", "the assistant must not …"), or "Claude runs
+# no git command that …" (the act, and "no" before what it is said of).
+_BAN_OPENING = (
+    r"(?:(?:claude|the assistant|you)\s+(?:will\s+|should\s+)?(?:never|does not|doesn'?t|do not|don'?t|"
+    r"must not|may not|cannot|can'?t|should not|shouldn'?t|avoids?)|never|do not|don'?t|must not|avoid)\**\s+"
+    r"|(?:claude|the assistant)\s+(?P<act>[a-z]+s)\s+no\s+"
+)
 _NEVER_CLAUSE = lazy(
-    r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:never|do not|don'?t|must not)\**\s+((?:[^.!?;:,()—–]|\.(?=\S))+)",
+    r"(?:^|(?<=[.!?;:]\s)|(?<=\*\*\s)|(?<=\*\*))\s*(?:"
+    + _BAN_OPENING
+    + r")(?P<clause>(?:[^.!?;:,()—–]|\.(?=\S))+)",
     re.IGNORECASE,
 )
+_OPENS_WITH_BAN = lazy(
+    r"^\W*(?:" + _BAN_OPENING + r"|(?:does not|doesn'?t|may not|cannot|can'?t|no)\b)", re.I
+)
+
+
+def opens_with_ban(text: str) -> bool:
+    """Does the text open with a ban ("Never …", "Do not …", "Claude does not push", "Claude runs no
+    git command that …", "No force-pushing …")? The reading `prohibitions` makes of a sentence, and what
+    may join a list of what must not be done."""
+    return _OPENS_WITH_BAN.match(" ".join(text.replace("**", "").split())) is not None
+
+
 _HEAD_WORD = lazy(r"[^\W\d_]+(?:-[^\W\d_]+)*|`[^`\n]+`", re.UNICODE)
 # What a rule may open with before the action it orders ("Always", "We should", "Please make sure to").
 _LEAD_WORDS = frozenset(
@@ -896,11 +959,40 @@ def prohibitions(statements: Sequence[tuple[str, str]], groups: Iterable[Sequenc
                 found.append(Prohibition(*action[:2], position, clause, action[2], position in reserved))
             continue
         masked, codes = _masked(_ITEM_HEAD.sub("", text, count=1))  # "- Never …", "1. **Don't** …" too
-        for match in _NEVER_CLAUSE.finditer(masked.replace("**", "** ")):
-            action = _action(_unmask(match.group(1), codes))
-            if action is not None:
-                quote = _unmask(" ".join(match.group(0).replace("**", "").split()), codes)
-                found.append(Prohibition(*action[:2], position, quote, action[2]))
+        masked = masked.replace("**", "** ")
+        for match in _NEVER_CLAUSE.finditer(masked):
+            clause = f"{match['act']} {match['clause']}" if match["act"] else match["clause"]
+            action = _action(_unmask(clause, codes))
+            if action is None:
+                continue
+            quote = _unmask(" ".join(match.group(0).replace("**", "").split()), codes)
+            found.append(Prohibition(*action[:2], position, quote, action[2]))
+            if action[0] in _RUNNING:  # "never use bare `a`, `b` or `c`": each command is forbidden
+                found.extend(_commands_forbidden(masked, match, codes, position, quote))
+    return found
+
+
+def _commands_forbidden(
+    masked: str, match: re.Match[str], codes: list[str], position: int, quote: str
+) -> list[Prohibition]:
+    """The commands a "never use / run …" clause forbids: the code spans of its object and the ones
+    listed after it ("never use bare `cargo test`, `cargo clippy`, or `cargo fmt`"), each its own
+    prohibition (`breaks` then reads a rule running any of them)."""
+    marks = re.findall(r"\x00(\d+)\x00", match["clause"])
+    listed = (
+        _MARKED_LIST.match(masked, match.end())
+        if marks and match["clause"].rstrip().endswith("\x00")
+        else None
+    )
+    if listed is not None and _OR.search(listed.group(0)):
+        marks += re.findall(r"\x00(\d+)\x00", listed.group(0))
+        quote = _unmask(" ".join((match.group(0) + listed.group(0)).replace("**", "").split()), codes)
+    found = []
+    for mark in marks:
+        code = codes[int(mark)].strip("`")
+        if re.match(r"[a-z][\w+-]*(?:\s|$)", code.lower()):  # a program and its arguments, not a path
+            named = read(codes[int(mark)]).anchor_stems
+            found.append(Prohibition("`" + shape(code), frozenset(), position, quote, named))
     return found
 
 
@@ -909,7 +1001,7 @@ def forbidden_items(statements: Sequence[tuple[str, str]], groups: Iterable[Sequ
     found: set[int] = set()
     for members in groups:
         lead = statements[members[0]][1]
-        if LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead):
+        if lead_forbids(lead):
             found.update(m for m in members[1:] if _ITEM_HEAD.match(statements[m][1]))
     found.update(
         p
@@ -1017,7 +1109,7 @@ def act_of(rule: str) -> str | None:
         return None  # the first word is what the line is about, not what to do
     bare = words[2:] if [w.lower() for w in words[:2]] in (["do", "not"], ["don", "t"]) else words
     bare = bare[1:] if bare and bare[0].lower() in ("never", "always", "don't", "dont") else bare
-    carried = _carried(bare) if bare and grammar.verb(bare[0]) in _CARRIERS else None
+    carried = _carried(bare) if bare and grammar.verb(bare[0]) in _ACT_CARRIERS else None
     if carried is not None:
         return carried
     ordered = ordered_action(rule)
@@ -1047,14 +1139,14 @@ _ACTOR = lazy(
 # A name and what it is: "**tspec** — the main CLI binary", "tspec: the CLI".
 _DEFINED = lazy(r"^(?:\*\*[^*\n]+\*\*|[^\W\d_][\w.-]*)\s*(?:[—–:]|\s-\s)")
 _BE = frozenset({"is", "are", "was", "were"})
-_CARRIERS = frozenset({"make", "do", "perform"})  # "make commits", "do a rebase": the act is the object's
+_ACT_CARRIERS = frozenset({"make", "do", "perform"})  # "make commits", "do a rebase": the act is the object's
 
 
 def _carried(words: list[str]) -> str | None:
     """The act of a clause that opens with its verb: the verb, or the act of what a carrying verb
     carries ("make commits", "perform a rebase")."""
     head = grammar.verb(words[0])
-    if head in _CARRIERS and len(words) > 1 and words[1].lower() != "sure":
+    if head in _ACT_CARRIERS and len(words) > 1 and words[1].lower() != "sure":
         for word in words[1:4]:  # "make the final commit"
             if grammar.verb(word):
                 return _verb_stem(grammar.verb(word))
@@ -1098,7 +1190,17 @@ def _forbidding(unit: Unit) -> bool:
     if _FORBIDDING_HEADING.search(unit.heading):
         return True
     lead = unit.text.split("\n", 1)[0]
-    return unit.group and bool(LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(lead))
+    return unit.group and lead_forbids(lead)
+
+
+_LAST_CLAUSE = lazy(r".*(?:[.;!?]\s|\s[—–]\s)", re.DOTALL)
+
+
+def lead_forbids(lead: str) -> bool:
+    """Does a lead-in forbid the list it opens ("Claude cannot run these commands:")? Its last clause
+    says what the list is: "Never use bare `cargo`; use these instead:" lists what to use."""
+    last = _LAST_CLAUSE.sub("", lead.strip(), count=1)
+    return bool(LEAD_IN.search(lead) and _FORBIDDING_HEADING.search(last))
 
 
 def _only(said: Text, anchor: str) -> Text:
@@ -1134,10 +1236,36 @@ def anchors_said(said: Text, known: Text) -> bool:
     for anchor in said.anchors:
         if any(_matches(anchor, k) or _names_file(anchor, k) for k in known.anchors):
             continue
+        if _banned_with_its_program(anchor, said, known) or _its_equivalent(anchor, said, known):
+            continue
         core = anchor.strip("*/ .…").removesuffix("...").strip()
         if not core or not re.search(rf"(?<![\w-]){re.escape(core)}(?![\w-])", known.flat):
             return False
     return True
+
+
+def _banned_with_its_program(anchor: str, said: Text, known: Text) -> bool:
+    """A command the candidate rules out ("instead of `cargo clippy`") that the known text rules out
+    with its whole program ("never use bare `cargo` subcommands")."""
+    return anchor in said.negated_anchors and any(
+        anchor.startswith(k + " ") and " " not in k for k in known.negated_anchors
+    )
+
+
+def _its_equivalent(anchor: str, said: Text, known: Text) -> bool:
+    """The command the candidate puts in place of one it rules out, with the same arguments
+    (`tspec clippy` instead of `cargo clippy`), where the known text rules that one out too and names
+    the program to use ("never use bare `cargo clippy` — use the tspec equivalents")."""
+    program, _, rest = anchor.partition(" ")
+    if not rest or anchor in said.negated_anchors or not re.fullmatch(r"[a-z][\w+-]*", program):
+        return False
+    named = re.search(rf"(?<![\w-]){re.escape(program)}(?![\w-])", known.flat) is not None
+    return named and any(
+        n.partition(" ")[2] == rest
+        and n.partition(" ")[0] != program
+        and (n in known.negated_anchors or _banned_with_its_program(n, said, known))
+        for n in said.negated_anchors
+    )
 
 
 def values_differ(said: Text, known: Text) -> bool:
@@ -1253,6 +1381,11 @@ def _without_cause(text: Text) -> tuple[frozenset[str], frozenset[str]]:
     if not text.cause:
         return text.stems, text.negated
     return text.stems - text.reason, text.negated - text.reason
+
+
+def matches_code(anchor: str, known: str) -> bool:
+    """The same code span, or one a general form covers (`_matches`)."""
+    return _matches(anchor, known)
 
 
 _PLACEHOLDER = frozenset({"xxx", "xx", "foo", "bar", "<>", "...", "…", "*", "cmd", "0"})

@@ -44,7 +44,7 @@ from .edits import (
 from .learning import pointer_line, rule_block, topic_file, topic_type
 from .orient import Snapshot
 from .paths import real_names
-from .placement import Place, beside
+from .placement import Place, beside, fitting_section
 from .remembered import Remembered, remembered
 from .reserved import around_the_user
 from .similarity import ALIKE, STOP, Index, coverage, words
@@ -834,7 +834,8 @@ def claude_md_section(snapshot: Snapshot, candidate: Candidate) -> str:
     named = [n for n in named if not orders_under_ban(n, candidate.principle)]
     if named:
         return named[0]
-    return "Preferences" if candidate.layer == "L0" else "Gotchas"
+    fitting = fitting_section(text, candidate.principle)  # the file's own section for it, when one fits
+    return fitting or ("Preferences" if candidate.layer == "L0" else "Gotchas")
 
 
 def memory_section(candidate: Candidate, snapshot: Snapshot) -> str:

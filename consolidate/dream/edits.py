@@ -21,6 +21,7 @@ from memory_layout import INDEX
 from memory_layout.pointers import LIST_MARKER, classify, strip_marker
 
 from ..discover.existing import same_subject
+from ..discover.samerule import opens_with_ban
 from ..discover.text import stems
 from ..discover.units import ruled
 from ..models import Candidate
@@ -38,12 +39,6 @@ RESTATES, RESTATE_WORDS = (
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _FORBIDDING = re.compile(
     r"\b(?:cannot|can'?t|never|don'?t|do not|must not|forbidden|avoid|not allowed)\b", re.I
-)
-_BANS = re.compile(
-    r"^\W*(?:(?:claude|the assistant|you)\s+)?"
-    r"(?:never|do not|does not|don'?t|doesn'?t|must not|may not|cannot|can'?t|avoid|no)\b"
-    r"|^\W*(?:claude|the assistant)\s+[a-z]+s\s+no\b",  # "Claude runs no git command that …"
-    re.I,
 )
 
 
@@ -145,7 +140,7 @@ def joins(candidate: Candidate, target: Remembered) -> bool:
 def orders_under_ban(heading: str, principle: str) -> bool:
     """Would this rule order something under a heading that lists what must not be done
     ("Git Operations Claude Cannot Perform")? A ban ("Never …") may join such a list; an order may not."""
-    return bool(_FORBIDDING.search(heading)) and not _BANS.match(flat(principle))
+    return bool(_FORBIDDING.search(heading)) and not opens_with_ban(flat(principle))
 
 
 def numbered(block: str) -> bool:

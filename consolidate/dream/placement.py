@@ -109,3 +109,38 @@ def _after(anchor: str, rule: str) -> str:
         step = step[:1].upper() + step[1:]
         return f"\n{marker['indent']}{lead}" + step.replace("\n  ", "\n" + marker["indent"] + " " * len(lead))
     return rule_after(anchor, rule)
+
+
+SECTION_NEAR = 0.25  # the weighted share of the rule's stems a whole section must say to take it
+
+
+def fitting_section(text: str, principle: str) -> str | None:
+    """The heading of the section of `text` most about `principle` — its heading and its blocks
+    together sharing the most of the rule's stems, rare stems weighing more — when it shares at least
+    `MIN_SHARED` of them and `SECTION_NEAR` of their weight; never a section that lists what must not
+    be done for a rule that orders something. None when no section fits."""
+    wanted = stems(principle)
+    sections: dict[str, set[str]] = {}
+    for heading, block in markdown_blocks(text):
+        if heading:
+            sections.setdefault(heading, set(stems(heading))).update(stems(block))
+    if len(wanted) < 2 or not sections:
+        return None
+    count: dict[str, int] = {}
+    for found in sections.values():
+        for stem in found:
+            count[stem] = count.get(stem, 0) + 1
+
+    def weight(stem: str) -> float:
+        return math.log(1 + len(sections) / count.get(stem, 0.5))
+
+    total = sum(weight(s) for s in wanted)
+    best: tuple[float, str] | None = None
+    for heading, said in sections.items():
+        shared = wanted & said
+        score = sum(weight(s) for s in shared) / total
+        if len(shared) < MIN_SHARED or score < SECTION_NEAR or orders_under_ban(heading, principle):
+            continue
+        if best is None or score > best[0]:
+            best = (score, heading)
+    return best[1] if best is not None else None

@@ -260,5 +260,45 @@ def test_a_rule_too_short_to_stand_is_not_remembered_and_never_called_remembered
     before = (example.memory_dir / "MEMORY.md").read_text()
     code, out, err = _remember(capsys, example, "when running the nightly job: pass --fast", "--yes")
     assert code == 1 and "already remembered" not in out + err
-    assert err.strip().endswith("not remembered: too short to be a principle; say the whole rule (what to do, and when)")
+    assert err.strip().endswith(
+        "not remembered: too short to be a principle; say the whole rule (what to do, and when)"
+    )
     assert (example.memory_dir / "MEMORY.md").read_text() == before
+
+
+_DOGFOOD = (
+    "\n## Build Commands\n\n**Always build with `mk` itself.** Never use bare `cargo clippy` — use the mk "
+    "equivalents.\n\n```bash\nmk test -p core    # Run tests (NEVER cargo test)\nmk clippy          # Run lints "
+    "(NEVER cargo clippy)\n```\n\n## Release\n\n- Tag each release as `vX.Y.Z`.\n- Update the changelog first.\n"
+    "- Publish the crate to the registry.\n"
+)
+
+
+def test_a_command_in_place_of_one_the_fenced_commands_forbid_is_already_remembered(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    claude_md = example.project / "CLAUDE.md"
+    claude_md.write_text(claude_md.read_text() + _DOGFOOD)
+    before = claude_md.read_text()
+    code, out, _ = _remember(
+        capsys, example, "Use `mk clippy` instead of `cargo clippy`", "--layer", "L1", "--yes"
+    )
+    assert code == 0
+    assert out.startswith("already remembered: **Always build with `mk` itself.**")
+    assert claude_md.read_text() == before
+
+
+def test_a_rule_for_the_project_claude_md_goes_under_the_section_it_fits(example, capsys) -> None:  # type: ignore[no-untyped-def]
+    claude_md = example.project / "CLAUDE.md"
+    claude_md.write_text(claude_md.read_text() + _DOGFOOD)
+    code, _, _ = _remember(
+        capsys,
+        example,
+        "Announce each release in the changelog and the registry page",
+        "--layer",
+        "L1",
+        "--yes",
+    )
+    assert code == 0
+    text = claude_md.read_text()
+    assert "Gotchas" not in text
+    release = text.split("## Release", 1)[1]
+    assert "Announce each release in the changelog and the registry page" in release
