@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import io
 import json
+import re
 
 from consolidate.cli import main
 from consolidate.dream.run import DreamOptions
