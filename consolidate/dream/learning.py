@@ -15,6 +15,7 @@ from memory_layout import render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
 from memory_layout.wellformed import code_spans, line_problems
 
+from ..discover.candidates import OWN_CONDITION as _OWN_CONDITION
 from ..discover.spelling import common_word
 from ..models import Candidate
 from .drafts import plain
@@ -40,9 +41,6 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
-_OWN_CONDITION = re.compile(
-    r"\*{0,2}(?:(?:when|whenever|if|before|after|once|while)\b|for `[^`\n]+`,)", re.IGNORECASE
-)  # "When the check fails, run …", "For `x y`, pass …": the rule names its own condition
 MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
 
 
