@@ -203,10 +203,14 @@ def rule_block(candidate: Candidate) -> str:
 
 
 def _plain_quote(text: str) -> str:
-    """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark)."""
+    """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark); a quote
+    cut short keeps its closing "…", so that it never reads as whole."""
     line = flat(text)
     _, closed = code_spans(line)
-    return mend(line if closed else line.replace("`", "'"))
+    quoted = mend(line if closed else line.replace("`", "'"))
+    if re.search(r"(?:…|\.\.\.)\s*$", line) and quoted.endswith(".") and not quoted.endswith(".."):
+        quoted = quoted[:-1].rstrip() + " …"
+    return quoted
 
 
 def _today() -> str:
