@@ -116,10 +116,24 @@ def reject_plan(plan: Plan, settings: Settings, ids: list[str] | None, out: Text
             retire_set_aside(plan, retired, Backlog.load(settings), out)
     ack_queue_items(settings, None, [q for p in chosen for q in queue_ids(p)])
     if rejected or not retired:
-        out.write(
-            f"rejected {len(rejected)} proposal(s): nothing changed; the rejected learnings will not be "
-            "proposed again\n"
+        out.write(f"rejected {len(rejected)} proposal(s): nothing changed; {what_rejection_does(chosen)}\n")
+
+
+def what_rejection_does(rejected: list[Proposal]) -> str:
+    """What becomes of rejected proposals: a learning is retired for good; an audit finding (a REMOVE,
+    EDIT, MERGE of what memory holds) is not a learning, and the next dream finds it again while the
+    memory still says what it found."""
+    learnings = [p.id for p in rejected if (p.model_extra or {}).get("learning_id")]
+    findings = [p.id for p in rejected if p.id not in learnings]
+    told = []
+    if learnings:
+        told.append(f"the rejected learnings ({', '.join(learnings)}) will not be proposed again")
+    if findings:
+        told.append(
+            f"{', '.join(findings)} {'is an audit finding' if len(findings) == 1 else 'are audit findings'}"
+            ", proposed again while the memory still holds what was found"
         )
+    return "; ".join(told) or "nothing to retire"
 
 
 def _record_learnings(settings: Settings, plan: Plan, report: ApplyReport | None, rejected: list[str]) -> int:

@@ -53,7 +53,14 @@ def demo(root: Path) -> int:
     run("status", project, *home)
     banner("5. dream again: nothing left to do")
     run("dream", project, *home, "--dry-run", "--since", "2026-01-01")
-    print(f"\nthe example is in {root}/example; `consolidate undo {project} {' '.join(home)}` restores it")
+    state = (
+        f"CONSOLIDATE_STATE_DIR={os.environ['CONSOLIDATE_STATE_DIR']} "
+        if "CONSOLIDATE_STATE_DIR" in os.environ
+        else ""
+    )
+    print(
+        f"\nthe example is in {root}/example; `{state}consolidate undo {project} {' '.join(home)}` restores it"
+    )
     print(f"demo finished in {time.monotonic() - started:.1f} s")
     return 0
 

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
         retire=parse_ids(args.retire),
         dry_run=args.dry_run,
         json=args.json,
+        undecided="or --reject; the plan stays pending",
     )
     check_options(options)
     if args.reject and (args.yes or args.only or args.dry_run):

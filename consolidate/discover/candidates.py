@@ -152,11 +152,16 @@ class _Pointed(Protocol):
     def principle(self) -> str: ...
 
 
+OWN_CONDITION = re.compile(
+    r"\*{0,2}(?:(?:when|whenever|if|before|after|once|while)\b|for `[^`\n]+`,)", re.IGNORECASE
+)  # "When the check fails, run …", "For `x y`, pass …": the rule names its own condition
+
+
 def pointer_line(candidate: _Pointed) -> str:
     """The MEMORY.md entry the candidate proposes: `**When <trigger>:** <principle>.` (a principle
-    that names its own condition, "For `x`, pass …", gets no second one, and one without a trigger
-    none at all)."""
-    if not candidate.trigger or re.match(r"for `[^`\n]+`,", candidate.principle, re.IGNORECASE):
+    that names its own condition, "When adding a dependency: …", "For `x`, pass …", gets no second
+    one, as the dream writes it, and one without a trigger none at all)."""
+    if not candidate.trigger or OWN_CONDITION.match(candidate.principle):
         return always_on_pointer(candidate.principle)  # a rule for every task: no "When …" of its own
     line = trigger_pointer(candidate.trigger, candidate.principle)
     return line[:-1] if line.endswith("….") else line

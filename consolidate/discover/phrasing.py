@@ -8,7 +8,7 @@ from functools import lru_cache
 from ..lazyre import lazy
 from . import lexicon
 from .rewrite import from_directive, strip_fillers
-from .text import clip, sentences
+from .text import capitalised, clip, sentences
 
 PRINCIPLE_LIMIT = 160
 _FENCE = lazy(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.DOTALL)
@@ -42,7 +42,7 @@ def _finish(text: str, limit: int = PRINCIPLE_LIMIT) -> str:
     text = strip_fillers(text)
     text = _POLITE.sub("", _POLITE.sub("", text.strip(" ,;:—-，。：；、"))).strip(" ,;:—-，。：；、")
     text = clip(text, limit)
-    return text[:1].upper() + text[1:] if text else ""
+    return capitalised(text)
 
 
 @lru_cache(maxsize=1024)  # the same turn comes back in every session resumed from it

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from ..lazyre import lazy
 from . import grammar
+from .text import capitalised
 
 _FILLER = lazy(
     r"^(?:(?:so|also|and|but|actually|hmm+|ok(?:ay)?|well|note|fyi|btw|yes|yeah|yep|yup|sure|sorry|"
@@ -125,7 +126,7 @@ def imperative(sentence: str, *, speaker: str = "user") -> str:
     text = _TAIL.sub("", text).strip(" ,;:—–-")
     text = re.sub(r"^(?:that|to)\s+", "", text, flags=re.IGNORECASE)
     text = _as_rule(text)
-    return text[:1].upper() + text[1:] if text else ""
+    return capitalised(text)
 
 
 # "on all non-trivial commits we should work on a branch": the condition first, then the instruction
@@ -192,7 +193,7 @@ def strip_fillers(text: str) -> str:
         head = re.split(r"(?=\s+(?:with|so|because|as|since|when|if|unless)\b|[,.;])", new, maxsplit=1)[0]
         text = f"Use {head} rather than {rather['old']}{new[len(head) :]}"
     text = re.sub(r"\b(\w+) \1\b", r"\1", text)
-    return text[:1].upper() + text[1:] if text else ""
+    return capitalised(text)
 
 
 def clean_escapes(text: str) -> str:

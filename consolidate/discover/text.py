@@ -108,3 +108,19 @@ def overlap(a: str, b: str) -> tuple[float, float, int]:
 
 def content_size(text: str) -> int:
     return len(stems(text))
+
+
+_NAME_OPENING = lazy(r"[^\s`]*[\d_/.@-][^\s`]*[\w]")  # `vc-x1`, `py3`, `src/app`: a name, as spelt
+
+
+_HYPHENED_WORD = lazy(r"[A-Za-z]+(?:-[A-Za-z]+)+[,.:;]?")
+
+
+def capitalised(text: str) -> str:
+    """`text` with its first letter in upper case, unless its first word is a name spelt with a digit,
+    a hyphen, a slash or a dot (`vc-x1 push …`, `pre-commit hooks …` aside: a hyphen between letters
+    alone is a word)."""
+    first = text.split(maxsplit=1)[0] if text.strip() else ""
+    if _NAME_OPENING.fullmatch(first) and not _HYPHENED_WORD.fullmatch(first):
+        return text
+    return text[:1].upper() + text[1:] if text else ""

@@ -15,6 +15,7 @@ from memory_layout import render_frontmatter
 from memory_layout.pointers import always_on_pointer, trigger_pointer
 from memory_layout.wellformed import code_spans, line_problems
 
+from ..discover.candidates import OWN_CONDITION as _OWN_CONDITION
 from ..discover.spelling import common_word
 from ..models import Candidate
 from .drafts import plain
@@ -40,9 +41,6 @@ def condition(candidate: Candidate) -> str:
     return text[5:] if text.lower().startswith("when ") else text
 
 
-_OWN_CONDITION = re.compile(
-    r"\*{0,2}(?:(?:when|whenever|if|before|after|once|while)\b|for `[^`\n]+`,)", re.IGNORECASE
-)  # "When the check fails, run …", "For `x y`, pass …": the rule names its own condition
 MAX_LINE = 150  # an index line should stay under this (memory_layout.health's long-entry)
 
 
@@ -205,10 +203,14 @@ def rule_block(candidate: Candidate) -> str:
 
 
 def _plain_quote(text: str) -> str:
-    """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark)."""
+    """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark); a quote
+    cut short keeps its closing "…", so that it never reads as whole."""
     line = flat(text)
     _, closed = code_spans(line)
-    return mend(line if closed else line.replace("`", "'"))
+    quoted = mend(line if closed else line.replace("`", "'"))
+    if re.search(r"(?:…|\.\.\.)\s*$", line) and quoted.endswith(".") and not quoted.endswith(".."):
+        quoted = quoted[:-1].rstrip() + " …"
+    return quoted
 
 
 def _today() -> str:

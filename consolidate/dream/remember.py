@@ -9,7 +9,7 @@ from typing import Literal, TextIO
 from ..apply import ApplyReport, apply_plan, l0_proposals
 from ..applying import print_summary
 from ..console import ask_on_terminal
-from ..discover.text import clip
+from ..discover.text import capitalised, clip
 from ..errors import ConsolidateError, NoAnswer, UsageError
 from ..models import Candidate
 from ..review import Ask, ask_approval, show_proposal
@@ -49,7 +49,7 @@ def candidate_from_text(text: str, layer: LayerChoice | None, section: str | Non
         if universal
         else without_command_words(text)
     )
-    text = text[:1].upper() + text[1:]
+    text = capitalised(text)
     if len(text) < 5:
         raise UsageError("nothing to remember: give the fact or rule as text")
     match = _CONDITION.match(text)

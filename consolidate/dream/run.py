@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..apply import ApplyReport, apply_plan, l0_proposals
-from ..applying import ack_queue_items, print_summary, queue_ids
+from ..applying import ack_queue_items, print_summary, queue_ids, what_rejection_does
 from ..console import ask_on_terminal, is_terminal, warn
 from ..engines import Engine, get_engine
 from ..errors import ConsolidateError, UsageError
@@ -54,6 +54,7 @@ class DreamOptions:
     since: datetime | None = None
     max_add: int = 7
     fallback: str | None = None  # "offline": run offline when the engine cannot run at all
+    undecided: str = "or --plan-out FILE"  # how a review with no terminal to ask on is told to go on
 
 
 @dataclass
@@ -184,12 +185,12 @@ def settle_plan(
         if decision.rejected:  # turned down at the select prompt (-P2) beside what was applied
             out.write(
                 f"rejected {', '.join(decision.rejected)}: not applied; "
-                "the rejected learnings will not be proposed again\n"
+                f"{what_rejection_does(plan.select(decision.rejected))}\n"
             )
     elif decision.rejected:
         out.write(
             f"rejected {len(decision.rejected)} proposal(s): nothing changed; "
-            "the rejected learnings will not be proposed again\n"
+            f"{what_rejection_does(plan.select(decision.rejected))}\n"
         )
     show_backlog(len(backlog), out)
     acked = ack_queue_items(settings, report, rejected_queue + made.settle_queue)
@@ -295,7 +296,7 @@ def review_plan(
     if not plan.proposals and not (terminal and aside and options.retire is None):
         return Decision([], retired=retired)
     if not terminal:
-        warn("no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, or --plan-out FILE)")
+        warn(f"no terminal to confirm on: nothing applied (pass --yes, --only P1,P3, {options.undecided})")
         return Decision(None, retired=retired)
     rejected: list[str] = []
     set_aside = [p for p in plan.proposals if p.skipped is not None]

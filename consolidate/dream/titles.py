@@ -69,7 +69,7 @@ def mend(text: str) -> str:
 def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
     """The takeaway for the candidate's index line: its own title when that is whole and short enough,
     else one written from the principle within `limit` when it can be."""
-    given = flat(mend(candidate.title)).rstrip(".")
+    given = _without_stop(flat(mend(candidate.title)))
     if "→" in given or not any(c.isalnum() for c in given):
         given = ""  # an arrow reads as the index line's link; a title of marks alone says nothing
     if given and len(given) <= _AGENT_SLACK and not line_problems(given, entry=True):
@@ -83,7 +83,7 @@ def title_of(candidate: Candidate, limit: int = MAX_TITLE) -> str:
 
 def write_title(text: str, limit: int = MAX_TITLE) -> str:
     """A complete phrase from `text`, short when one exists (see the module)."""
-    sentence = first_sentence(flat(text)).rstrip(".")
+    sentence = _without_stop(first_sentence(flat(text)))
     if len(sentence) <= limit:
         return sentence
     for room in (limit, *_LIMITS[1:]):
@@ -207,3 +207,10 @@ def _depth_at(text: str, index: int, spans: list[tuple[int, int]]) -> int:
         elif char in ")]" and depth:
             depth -= 1
     return depth
+
+
+def _without_stop(text: str) -> str:
+    """`text` without its closing full stops; a lone `.` after a space is an argument (`-R .`, `git
+    add .`), kept."""
+    stripped = text.rstrip(".")
+    return text if stripped != text and stripped.endswith((" ", "\t")) else stripped

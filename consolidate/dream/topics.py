@@ -8,6 +8,7 @@ import re
 import unicodedata
 
 from ..discover.lexicon import REMEMBER_STRIP
+from ..discover.text import capitalised
 from .drafts import TYPE_SECTIONS
 
 SECTION_TYPES = {name.casefold(): kind for kind, name in TYPE_SECTIONS.items()}
@@ -70,7 +71,7 @@ def without_command_words(text: str) -> str:
         if stripped == body:
             break
         body = stripped
-    return body[:1].upper() + body[1:] if body else body
+    return capitalised(body)
 
 
 # More verbs an instruction opens with. Many are nouns too ("Release notes go to CHANGELOG.md",

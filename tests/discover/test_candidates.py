@@ -174,3 +174,16 @@ def test_a_scan_with_nothing_remembered_does_not_load_the_matcher() -> None:
     )
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert shown.split() == ["False", "False"]
+
+
+def test_a_principle_naming_its_own_condition_gets_no_second_trigger_in_the_scan() -> None:
+    from types import SimpleNamespace
+
+    from consolidate.discover.candidates import pointer_line
+
+    learning = SimpleNamespace(
+        trigger="running `uv add`", principle="When adding a dependency: use `uv add`, never `pip install`"
+    )
+    assert pointer_line(learning) == "When adding a dependency: use `uv add`, never `pip install`."
+    learning.principle = "Use `uv add`, never `pip install`"
+    assert pointer_line(learning) == "**When running `uv add`:** Use `uv add`, never `pip install`."

@@ -273,7 +273,7 @@ def test_select_can_turn_a_learning_down_for_good(example, tmp_path, settings) -
     )
     assert "-P2 rejects P2 so it is not proposed again" in prompts[1]
     assert result.report is not None and [r.proposal.id for r in result.report.results if r.done] == ["P1"]
-    assert "rejected P3: not applied; the rejected learnings will not be proposed again" in out.getvalue()
+    assert "rejected P3: not applied; the rejected learnings (P3) will not be proposed again" in out.getvalue()
     text = (example.memory_dir / "MEMORY.md").read_text()
     assert CLEAN not in text and "uv add" not in text
     again = run_dream(

@@ -125,7 +125,10 @@ def test_a_topic_files_name_ends_on_a_whole_word(trigger: str) -> None:
     ("principle", "name"),
     [
         ("Build runners have no network access", "feedback_build_runners_network_access.md"),
-        ("A nightly backup definitely needs to keep every table", "feedback_nightly_backup_needs_keep_table.md"),
+        (
+            "A nightly backup definitely needs to keep every table",
+            "feedback_nightly_backup_needs_keep_table.md",
+        ),
     ],
 )
 def test_a_topic_files_name_is_the_words_that_say_what_it_is_about(principle: str, name: str) -> None:
@@ -158,13 +161,34 @@ def test_a_remembered_topic_name_never_ends_on_what_it_rules_out_unsaid() -> Non
         ("use make smoke before every deploy", "Use make smoke before every deploy"),
         ("never push the release tag by hand", "Never push the release tag by hand"),
         ("pnpm is the package manager of this repo", "pnpm is the package manager of this repo"),  # a name
-        ("uv.lock is committed with every dependency change", "uv.lock is committed with every dependency change"),
+        (
+            "uv.lock is committed with every dependency change",
+            "uv.lock is committed with every dependency change",
+        ),
     ],
 )
-def test_a_rule_that_begins_a_line_begins_with_a_capital_unless_it_is_a_name(principle: str, name: str) -> None:
+def test_a_rule_that_begins_a_line_begins_with_a_capital_unless_it_is_a_name(
+    principle: str, name: str
+) -> None:
     """A remembered "when X: use Y" keeps the rule in lower case after its colon; where the rule begins
     the line (an always-on pointer, a topic's name) it is a sentence."""
     from consolidate.dream.learning import pointer_line
 
     assert _matter(Candidate(kind="remember", principle=principle))[0] == name
     assert pointer_line(Candidate(kind="remember", principle=principle), "x.md").startswith(name)
+
+
+def test_a_quote_cut_short_keeps_its_ellipsis_in_the_topic_file() -> None:
+    from consolidate.models import EvidenceRef
+
+    candidate = Candidate(
+        kind="error-fix",
+        principle="For `vc-x1 push`, omit `-R .`.",
+        evidence=[EvidenceRef(quote="error: unexpected argument '-R' found; Usage: vc-x1 push [OPTIONS] …")],
+    )
+    text = topic_file(candidate)
+    assert "**Evidence:** “error: unexpected argument '-R' found; Usage: vc-x1 push [OPTIONS] …”" in text
+    whole = candidate.model_copy(
+        update={"evidence": [EvidenceRef(quote="error: unexpected argument '-R' found.")]}
+    )
+    assert "**Evidence:** “error: unexpected argument '-R' found.”" in topic_file(whole)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 
 from consolidate.cli import main
 from consolidate.dream.run import DreamOptions
@@ -326,9 +327,33 @@ def test_a_rejected_pending_plan_retires_its_learnings(example, settings, tmp_pa
     engine = f"scripted:{script_file(tmp_path, discovery=TWO_LEARNINGS)}"
     prepare(capsys, example, engine)
     code, out, _ = cli(capsys, example, "review", "--reject")
-    assert code == 0 and "the rejected learnings will not be proposed again" in out
+    assert code == 0 and re.search(r"the rejected learnings \(P\d(, P\d)*\) will not be proposed again", out)
     backlog = Backlog.load(settings)
     assert len(backlog) == 0 and len(backlog.rejected) == 2
     prepare(capsys, example, engine)  # the same sessions say the same again
     again = load_pending(settings)
     assert again is not None and not _adds(again.plan)
+
+
+def test_rejecting_an_audit_finding_says_it_comes_back_and_a_learning_that_it_does_not(example, tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    plan_file = tmp_path / "plan.json"
+    code, _, err = cli(capsys, example, "dream", "--engine", "offline", "--plan-out", str(plan_file))
+    assert code == 0, err
+    plan = json.loads(plan_file.read_text())
+    finding = next(p["id"] for p in plan["proposals"] if not p.get("learning_id"))
+    learning = next(p["id"] for p in plan["proposals"] if p.get("learning_id"))
+    code = main(
+        ["apply", str(plan_file), "--reject", f"{finding},{learning}", "--project", str(example.project),
+         "--claude-home", str(example.claude_home)]
+    )  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert f"the rejected learnings ({learning}) will not be proposed again" in out
+    assert f"{finding} is an audit finding, proposed again while the memory still holds what was found" in out
+
+
+def test_review_without_a_terminal_names_only_options_review_takes(example, script, capsys) -> None:  # type: ignore[no-untyped-def]
+    prepare(capsys, example, script)
+    code, _, err = cli(capsys, example, "review")
+    assert "pass --yes, --only P1,P3, or --reject; the plan stays pending" in err
+    assert "--plan-out" not in err
