@@ -200,7 +200,10 @@ _CHOICES = (
         re.IGNORECASE,
     ),
 )
-_CHOICE_SAID = lazy(r",\s*not\s|instead\s+of|rather\s+than|\bprefer|\bnever\b[^.;]*\balways\b|\balways\b[^.;]*\bnever\b", re.IGNORECASE)
+_CHOICE_SAID = lazy(
+    r",\s*not\s|instead\s+of|rather\s+than|\bprefer|\bnever\b[^.;]*\balways\b|\balways\b[^.;]*\bnever\b",
+    re.IGNORECASE,
+)
 _CHOICE_FILLER = frozenset({"raw", "plain", "bare", "always", "never", "only", "just", "the"})
 
 

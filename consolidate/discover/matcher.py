@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
-from .existing import as_ban, chooses_the_opposite, chooses_the_same, choices, contradicts, same_subject
+from .existing import as_ban, choices, chooses_the_opposite, chooses_the_same, contradicts, same_subject
 from .samerule import (
     LEAD_IN,
     Memory,
@@ -180,7 +180,11 @@ class Matcher:
         core = mine - _CHOOSING  # its words but those that say the choice: "instead of X" is "not X"
         same: tuple[int, int] | None = None  # (shared words, position)
         for position in sorted(shared_by, key=lambda p: (-shared_by[p], p)):
-            if shared_by[position] < MIN_SHARED or position in self._polarity_of or position in self._subjects:
+            if (
+                shared_by[position] < MIN_SHARED
+                or position in self._polarity_of
+                or position in self._subjects
+            ):
                 continue
             text = self.texts[position]
             if chooses_the_opposite(principle, text):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from consolidate.cli import main
-from consolidate.discover.existing import chooses_the_opposite, chooses_the_same, choices
+from consolidate.discover.existing import choices, chooses_the_opposite, chooses_the_same
 from consolidate.discover.matcher import Matcher
 from tests.dream.fidelity_project import build_project, candidate
 
@@ -21,7 +21,9 @@ PARAGRAPH = (
     "rewrite). hg coexists with the svn backend, so the repo *can* be driven with raw `svn`, but this\n"
     "project's workflow is expressed in hg terms; reaching for `svn` invites state that does not match.\n"
 )
-AGENTS_MD = f"# AGENTS.md\n\n## hg Basics\n\n{PARAGRAPH}\n- `hg commit -m \"title\"` — finalize the working copy\n"
+AGENTS_MD = (
+    f'# AGENTS.md\n\n## hg Basics\n\n{PARAGRAPH}\n- `hg commit -m "title"` — finalize the working copy\n'
+)
 
 OPPOSITE = [  # each shape, both orders of its two sides
     "use svn, not hg, for version-control operations",
@@ -105,7 +107,9 @@ def _remember(capsys, project, text: str) -> tuple[int, str, str]:  # type: igno
 @pytest.mark.parametrize("rule", OPPOSITE)
 def test_remember_refuses_the_opposite_of_an_imported_rule(tmp_path, capsys, rule: str) -> None:  # type: ignore[no-untyped-def]
     project = _project(tmp_path)
-    before = {p: p.read_bytes() for p in [*project.memory.rglob("*"), *project.project.glob("*.md")] if p.is_file()}
+    before = {
+        p: p.read_bytes() for p in [*project.memory.rglob("*"), *project.project.glob("*.md")] if p.is_file()
+    }
     code, out, err = _remember(capsys, project, f"from now on, {rule}")
     assert code == 1 and "already remembered" not in out + err
     assert err.startswith("consolidate: not remembered: it says the opposite of “Use hg, not svn,"), err
@@ -118,12 +122,16 @@ def test_remember_finds_the_same_rule_reworded(tmp_path, capsys, rule: str) -> N
     index = (project.memory / "MEMORY.md").read_text()
     code, out, err = _remember(capsys, project, f"from now on, {rule}")
     assert code == 0, err
-    assert out.startswith("already remembered: ") and "Use hg, not svn, for version-control operations" in out, out
+    assert (
+        out.startswith("already remembered: ") and "Use hg, not svn, for version-control operations" in out
+    ), out
     assert (project.memory / "MEMORY.md").read_text() == index
 
 
 @pytest.mark.parametrize(("rule", "opposite"), [(OPPOSITE[0], True), (OPPOSITE[4], True), (SAME[1], False)])
-def test_the_dream_sets_the_opposite_aside_and_skips_the_same(tmp_path, capsys, rule: str, opposite: bool) -> None:  # type: ignore[no-untyped-def]
+def test_the_dream_sets_the_opposite_aside_and_skips_the_same(
+    tmp_path, capsys, rule: str, opposite: bool
+) -> None:  # type: ignore[no-untyped-def]
     project = _project(tmp_path)
     agents = (project.project / "AGENTS.md").read_text()
     found = candidate(rule[0].upper() + rule[1:], layers=["L1"])
