@@ -5,7 +5,9 @@ recorded. Synthetic texts, after a project whose CLAUDE.md only imports its AGEN
 
 from __future__ import annotations
 
+import json
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ import pytest
 from consolidate.cli import main
 from consolidate.discover.existing import choices, chooses_the_opposite, chooses_the_same
 from consolidate.discover.matcher import Matcher
+from consolidate.evaluate.synthetic_sessions import SessionWriter, write_session
 from tests.dream.fidelity_project import build_project, candidate
 
 # the remembered choice, in a paragraph that also says the rejected tool positively
@@ -143,3 +146,26 @@ def test_the_dream_sets_the_opposite_aside_and_skips_the_same(
         assert "— says the opposite of “Use hg, not svn, for version-control operations" in out, out
     else:
         assert re.search(r"already recorded as \W+Use hg, not svn, for version-control operations", out), out
+
+
+def test_the_scan_labels_the_opposite_contradict_and_drops_the_same(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "CLAUDE.md").write_text("@AGENTS.md\n")
+    (project / "AGENTS.md").write_text(AGENTS_MD)
+    for number, said in enumerate(
+        [
+            "remember that we use svn, not hg, for version-control operations",
+            "remember that we use hg instead of svn for version control",
+        ]
+    ):
+        writer = SessionWriter(f"s{number}", start=datetime(2026, 11, 1, tzinfo=UTC))
+        writer.tool_call("Bash", {"command": "hg status"}, "ok")
+        writer.user(said)
+        writer.assistant("Noted.")
+        write_session(tmp_path / "sessions", writer)
+    code = main(["scan", str(project), "--json", "--transcripts", str(tmp_path / "sessions")])
+    out, _ = capsys.readouterr()
+    assert code == 0
+    found = [(c["category"], c["principle"]) for c in json.loads(out)["candidates"]]
+    assert found == [("CONTRADICT", "We use svn, not hg, for version-control operations")], found
