@@ -170,3 +170,82 @@ def keeps_out(ban: str, statement: str) -> bool:
 
 _BANNING = lazy(r"\b(?:never|not|no|don'?t|do not|cannot|can'?t|must not|mustn'?t|avoid)\b")
 _ONE_SENTENCE_END = lazy(r"[.!?;:][*_`)\]]*\s+\S|\s[—–]\s|\n|\|")
+
+
+# A choice between two things: "X, not Y", "X instead of Y", "X rather than Y", "prefer X over Y",
+# "never Y, always X" / "always X, never Y". Which side is chosen is what a rule says; a text that
+# names both elsewhere (a paragraph on how "the repo *can* be driven with raw `git`") changes nothing.
+_TERM = r"(?:`[^`\n]+`|[\w./+-]+)"
+_CARRIER = r"(?:(?:use|using|run|running|call|prefer|choose|pick)\s+)?"
+_CHOICES = (
+    lazy(rf"(?P<yes>{_TERM}(?:\s+{_TERM})?)\s*,\s*not\s+(?P<no>{_TERM}(?:\s+{_TERM}){{0,2}})", re.IGNORECASE),
+    lazy(
+        rf"(?P<yes>{_TERM}(?:\s+{_TERM})?)\s*,?\s+(?:instead\s+of|rather\s+than)\s+{_CARRIER}"
+        rf"(?P<no>{_TERM}(?:\s+{_TERM}){{0,2}})",
+        re.IGNORECASE,
+    ),
+    lazy(
+        rf"\bprefer(?:s|red|ring)?\s+(?P<yes>{_TERM}(?:\s+{_TERM})?)\s+(?:over|to)\s+{_CARRIER}"
+        rf"(?P<no>{_TERM}(?:\s+{_TERM}){{0,2}})",
+        re.IGNORECASE,
+    ),
+    lazy(
+        rf"\bnever\s+{_CARRIER}(?P<no>[^,;.!?\n]{{1,60}}?)\s*[,;]?\s*(?:(?:and|but)\s+)?always\s+{_CARRIER}"
+        rf"(?P<yes>{_TERM}(?:\s+{_TERM}){{0,2}})",
+        re.IGNORECASE,
+    ),
+    lazy(
+        rf"\balways\s+{_CARRIER}(?P<yes>[^,;.!?\n]{{1,60}}?)\s*[,;]?\s*(?:(?:and|but)\s+)?never\s+{_CARRIER}"
+        rf"(?P<no>{_TERM}(?:\s+{_TERM}){{0,2}})",
+        re.IGNORECASE,
+    ),
+)
+_CHOICE_SAID = lazy(
+    r",\s*not\s|instead\s+of|rather\s+than|\bprefer|\bnever\b[^.;]*\balways\b|\balways\b[^.;]*\bnever\b",
+    re.IGNORECASE,
+)
+_CHOICE_FILLER = frozenset({"raw", "plain", "bare", "always", "never", "only", "just", "the"})
+
+
+def _side(text: str, last: bool) -> frozenset[str]:
+    """The stems of one side of a choice: its words up to where the clause goes on ("git, for
+    version control" is git), the verbs that only carry the choice left out."""
+    text = _CLAUSE_END.split(text, maxsplit=1)[0] if not last else text
+    return frozenset(stems(text) - _CARRIER_VERBS - _CHOICE_FILLER - {"prefer", "choose", "pick"})
+
+
+@lru_cache(maxsize=4096)
+def choices(text: str) -> frozenset[tuple[frozenset[str], frozenset[str]]]:
+    """The choices a text states, as (what it chooses, what it rejects) stems: "Use jj, not git, for
+    version-control operations" is ({jj}, {git}), and so is "never use git, always use jj"."""
+    plain = text.replace("*", "").replace("_", " ") if ("*" in text or "_" in text) else text
+    if _CHOICE_SAID.search(plain) is None:
+        return frozenset()
+    found: set[tuple[frozenset[str], frozenset[str]]] = set()
+    for pattern in _CHOICES:
+        for match in pattern.finditer(plain):
+            yes = _side(match["yes"], last=True)
+            no = _side(match["no"], last=False)
+            if pattern in _CHOICES[3:]:  # "never Y for …, always X for …": each side to its clause's end
+                yes = _side(match["yes"], last=False)
+            if yes & no:  # "`uv run pytest` rather than `pytest`": chosen is what the other lacks
+                yes = yes - no
+            if yes and no:
+                found.add((yes, no))
+    return frozenset(found)
+
+
+def chooses_the_opposite(a: str, b: str) -> bool:
+    """Does one text choose what the other rejects, and reject what it chooses ("use git, not jj"
+    against "use jj, not git")?"""
+    theirs = choices(b)
+    return any(y & n2 and n & y2 for y, n in choices(a) for y2, n2 in theirs)
+
+
+def chooses_the_same(a: str, b: str) -> bool:
+    """Does every choice `a` states appear in `b`, the same side chosen ("use jj instead of git"
+    and "Use jj, not git, …")? False when `a` states none, or `b` also chooses the opposite."""
+    mine, theirs = choices(a), choices(b)
+    if not mine or chooses_the_opposite(a, b):
+        return False
+    return all(any(y & y2 and n & n2 for y2, n2 in theirs) for y, n in mine)

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from ..lazyre import lazy
-from .existing import as_ban, contradicts, same_subject
+from .existing import as_ban, choices, chooses_the_opposite, chooses_the_same, contradicts, same_subject
 from .samerule import (
     LEAD_IN,
     Memory,
@@ -130,6 +130,9 @@ class Matcher:
         return cls(restating_entries(entries))
 
     def judge(self, principle: str) -> Verdict:
+        chosen = self._by_choice(principle)
+        if chosen is not None:
+            return chosen
         found = self._by_words(principle)
         if found.category == "RECORDED":
             return self._stating(principle, found)
@@ -160,6 +163,42 @@ class Matcher:
         if row is not None:
             return self._at("RECORDED", row, "meaning")
         return Verdict("FILL_GAP")
+
+    def _by_choice(self, principle: str) -> Verdict | None:
+        """A choice between two things ("use git, not jj, for version control") against a statement
+        that makes the same choice or the opposite one ("**Use jj, not git, for version-control
+        operations** … the repo *can* be driven with raw `git` …"): which side each chooses decides,
+        not that the statement names both. The opposite about the same subject is a CONTRADICT; the
+        same choice, with most of the principle's words said, is RECORDED."""
+        if not choices(principle):
+            return None
+        mine = stems(principle)
+        shared_by: dict[int, int] = {}
+        for stem in mine:
+            for position in self._by_stem.get(stem, ()):
+                shared_by[position] = shared_by.get(position, 0) + 1
+        core = mine - _CHOOSING  # its words but those that say the choice: "instead of X" is "not X"
+        same: tuple[int, int] | None = None  # (shared words, position)
+        for position in sorted(shared_by, key=lambda p: (-shared_by[p], p)):
+            if (
+                shared_by[position] < MIN_SHARED
+                or position in self._polarity_of
+                or position in self._subjects
+            ):
+                continue
+            text = self.texts[position]
+            if chooses_the_opposite(principle, text):
+                if same_subject(text, principle):
+                    return self._at("CONTRADICT", position)
+                continue
+            if (
+                same is None
+                and chooses_the_same(principle, text)
+                and len(core & self._stems[position]) >= RECORDED * len(core)
+                and anchors_said(read(principle), read(text))  # a choice is no list ("jj, not git")
+            ):
+                same = (shared_by[position], position)
+        return self._at("RECORDED", same[1], "words") if same is not None else None
 
     def _stating(self, principle: str, verdict: Verdict) -> Verdict:
         """`verdict` quoting the sentence that states the rule — the same act, the same polarity —
@@ -319,6 +358,7 @@ class Matcher:
         return Verdict(category, row or self.texts[position], (self._owner[position],), how, row)
 
 
+_CHOOSING = frozenset(stems("instead rather than prefer prefers preferred over always never not"))
 _REQUIRED = lazy(
     r"\b(?:must|should|shall|needs?\s+to|has\s+to|have\s+to|is\s+to|are\s+to)\s+"
     r"(?P<neg>(?:not|never)\s+)?(?:(?:always|also|still|fully)\s+)?(?P<verb>[a-z]+)\b",
