@@ -652,6 +652,9 @@ class Memory:
         parts: list[tuple[float, Unit]] = []
         for position in self._sharing(said):
             unit = self.units[position]
+            floor = SAME_GROUP if unit.group else min(SAME, SAME_ANCHORED, PAIR_PART)
+            if self._most_said(said, unit, floor) < floor:
+                continue  # it can neither state the rule nor be one of two that state it together
             known = read(unit.text)
             if not _forbidding(unit) and asserts_what_it_negates(said, known):
                 continue  # "… not at the crate level" is not said by a line naming per-crate control
@@ -785,6 +788,37 @@ class Memory:
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
         return max(covered / total, self._rule_share(said, vocabulary))
+
+    def _most_said(self, said: Text, unit: Unit, floor: float) -> float:
+        """An upper bound of `says(said, unit, needed, part)` for any `needed` and `part` that is
+        exact as far as it matters: at or above `floor` whenever `says` can be. Worked out from the
+        stems the index read of the unit (`content`), before it is read in full — every anchor said,
+        no polarity opposed, each typo looked for when typos could lift it to `floor`; the weights
+        are added in the order `says` adds them, so rounding never puts it below `says`."""
+        context = content(unit.heading) if unit.heading else None
+        vocabulary = content(unit.text).stems | (context.stems if context else frozenset())
+        if _forbidding(unit):
+            vocabulary |= _NEVER
+        total = covered = 0.0
+        for anchor in said.anchors:
+            weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
+            total += weight
+            covered += weight
+        unsaid: list[tuple[str, float]] = []
+        practiced = {verb for verb, place in said.practices if place in vocabulary}
+        for stem, weight in self._weighted(said):
+            total += weight
+            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
+                covered += weight
+            elif len(stem) >= 5:
+                unsaid.append((stem, weight))
+        if not total:
+            return 0.0
+        rule = self._rule_share(said, vocabulary)
+        if unsaid and (covered + sum(w for _, w in unsaid)) / total >= floor:
+            pool = sorted(vocabulary)
+            covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
+        return max(covered / total, rule)
 
     def _weighted(self, said: Text) -> tuple[tuple[str, float], ...]:
         """The stems of `said` outside its anchors with their weights, worked out once per text (a
