@@ -336,6 +336,27 @@ def read(text: str) -> Text:
     )
 
 
+def outline_of(text: str) -> Text:
+    """What `Memory._most_said` needs of `text` as the one that says: its stems, anchors, the stems of
+    its code words, its reason and practices, as `read` has them — without its polarity, values,
+    counts and lists."""
+    said = content(text)
+    stem = _stem_of(said.language)
+    plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
+    return Text(
+        said.stems,
+        said.anchors,
+        said.anchor_words,
+        frozenset(),
+        frozenset(),
+        said.words,
+        said.reason,
+        frozenset(_SYN.get(b, b) for b in (stem(w) for w in said.anchor_words)),
+        cause=said.cause,
+        practices=_practices(plain.lower(), stem),
+    )
+
+
 # A place one works in, and the verbs that say working in it: creating a branch, starting one, using
 # one, working on one and being on one are the one practice of working on a branch.
 _PRACTICE = lazy(
@@ -737,9 +758,14 @@ class Memory:
         best: Restated | None = None
         for position in self._sharing(said):
             unit = self.units[position]
-            known = read(unit.text)
-            if unit.group or len(known.stems - known.anchor_stems) + len(known.anchors) < MIN_CONTENT:
+            if unit.group:
                 continue
+            outline = outline_of(unit.text)
+            if len(outline.stems - outline.anchor_stems) + len(outline.anchors) < MIN_CONTENT:
+                continue
+            if self._most_said(outline, own, SAME) < SAME:
+                continue  # the principle cannot say its whole rule: read no further
+            known = read(unit.text)
             score = self.says(known, own, SAME)
             if score >= SAME and self.says(said, unit, SAME) < SAME and (best is None or score > best.score):
                 best = Restated(unit, score)

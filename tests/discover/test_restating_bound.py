@@ -38,14 +38,30 @@ def _assert_bounds(memory: Memory, principle: str) -> None:
                     assert memory.says(said, unit, max(needed, floor), part) < floor, (unit.text, floor)
 
 
+def _assert_extends_bound(memory: Memory, principle: str) -> None:
+    own = samerule.Unit(principle, "", ())
+    for unit in memory.units:
+        outline, known = samerule.outline_of(unit.text), read(unit.text)
+        assert (outline.stems, outline.anchor_stems, outline.practices) == (
+            known.stems,
+            known.anchor_stems,
+            known.practices,
+        )
+        if memory._most_said(outline, own, SAME) < SAME:
+            assert memory.says(known, own, SAME) < SAME, unit.text
+
+
 def _same_found(memory: Memory, principle: str) -> None:
-    assert memory.restating(principle) == _unpruned(memory).restating(principle), principle
+    unpruned = _unpruned(memory)
+    assert memory.restating(principle) == unpruned.restating(principle), principle
+    assert memory.extended(principle) == unpruned.extended(principle), principle
 
 
 def test_the_labelled_pairs_are_judged_as_without_the_bound() -> None:
     for known, principle in SAME_RULE + OTHER_RULE:
         memory = Memory.of_texts([known])
         _assert_bounds(memory, principle)
+        _assert_extends_bound(memory, principle)
         _same_found(memory, principle)
 
 
@@ -72,6 +88,7 @@ def test_random_memories_are_judged_as_without_the_bound(
     groups = [range(i, i + len(items)) for i, (_, items) in _starts(sections)]
     memory = Memory(statements, groups)
     _assert_bounds(memory, principle)
+    _assert_extends_bound(memory, principle)
     _same_found(memory, principle)
 
 
