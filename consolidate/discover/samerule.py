@@ -359,6 +359,27 @@ def read(text: str) -> Text:
     )
 
 
+def outline_of(text: str) -> Text:
+    """What `Memory._most_said` needs of `text` as the one that says: its stems, anchors, the stems of
+    its code words, its reason and practices, as `read` has them — without its polarity, values,
+    counts and lists."""
+    said = content(text)
+    stem = _stem_of(said.language)
+    plain = _CODE.sub(lambda m: " " + m.group(1) + " ", text)
+    return Text(
+        said.stems,
+        said.anchors,
+        said.anchor_words,
+        frozenset(),
+        frozenset(),
+        said.words,
+        said.reason,
+        frozenset(_SYN.get(b, b) for b in (stem(w) for w in said.anchor_words)),
+        cause=said.cause,
+        practices=_practices(plain.lower(), stem),
+    )
+
+
 # A place one works in, and the verbs that say working in it: creating a branch, starting one, using
 # one, working on one and being on one are the one practice of working on a branch.
 _PRACTICE = lazy(
@@ -693,6 +714,9 @@ class Memory:
         parts: list[tuple[float, Unit]] = []
         for position in self._sharing(said):
             unit = self.units[position]
+            floor = SAME_GROUP if unit.group else min(SAME, SAME_ANCHORED, PAIR_PART)
+            if self._most_said(said, unit, floor) < floor:
+                continue  # it can neither state the rule nor be one of two that state it together
             known = read(unit.text)
             if not _forbidding(unit) and asserts_what_it_negates(said, known):
                 continue  # "… not at the crate level" is not said by a line naming per-crate control
@@ -775,9 +799,14 @@ class Memory:
         best: Restated | None = None
         for position in self._sharing(said):
             unit = self.units[position]
-            known = read(unit.text)
-            if unit.group or len(known.stems - known.anchor_stems) + len(known.anchors) < MIN_CONTENT:
+            if unit.group:
                 continue
+            outline = outline_of(unit.text)
+            if len(outline.stems - outline.anchor_stems) + len(outline.anchors) < MIN_CONTENT:
+                continue
+            if self._most_said(outline, own, SAME) < SAME:
+                continue  # the principle cannot say its whole rule: read no further
+            known = read(unit.text)
             score = self.says(known, own, SAME)
             if score >= SAME and self.says(said, unit, SAME) < SAME and (best is None or score > best.score):
                 best = Restated(unit, score)
@@ -826,6 +855,37 @@ class Memory:
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
         return max(covered / total, self._rule_share(said, vocabulary))
+
+    def _most_said(self, said: Text, unit: Unit, floor: float) -> float:
+        """An upper bound of `says(said, unit, needed, part)` for any `needed` and `part` that is
+        exact as far as it matters: at or above `floor` whenever `says` can be. Worked out from the
+        stems the index read of the unit (`content`), before it is read in full — every anchor said,
+        no polarity opposed, each typo looked for when typos could lift it to `floor`; the weights
+        are added in the order `says` adds them, so rounding never puts it below `says`."""
+        context = content(unit.heading) if unit.heading else None
+        vocabulary = content(unit.text).stems | (context.stems if context else frozenset())
+        if _forbidding(unit):
+            vocabulary |= _NEVER
+        total = covered = 0.0
+        for anchor in said.anchors:
+            weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
+            total += weight
+            covered += weight
+        unsaid: list[tuple[str, float]] = []
+        practiced = {verb for verb, place in said.practices if place in vocabulary}
+        for stem, weight in self._weighted(said):
+            total += weight
+            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
+                covered += weight
+            elif len(stem) >= 5:
+                unsaid.append((stem, weight))
+        if not total:
+            return 0.0
+        rule = self._rule_share(said, vocabulary)
+        if unsaid and (covered + sum(w for _, w in unsaid)) / total >= floor:
+            pool = sorted(vocabulary)
+            covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
+        return max(covered / total, rule)
 
     def _weighted(self, said: Text) -> tuple[tuple[str, float], ...]:
         """The stems of `said` outside its anchors with their weights, worked out once per text (a

@@ -80,7 +80,8 @@ def clip(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:-—") + "…"
 
 
-@lru_cache(maxsize=4096)
+# the medium dream's two matchers stem about 10,000 texts, the second the lines the first stemmed
+@lru_cache(maxsize=16384)
 def stems(text: str) -> frozenset[str]:
     """Content-word stems (prefixes) plus CJK character bigrams, for fuzzy comparison."""
     lowered = text.lower()
