@@ -841,14 +841,7 @@ class Memory:
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
             covered += weight if not part or anchors_said(_only(said, anchor), known) else 0.0
-        unsaid: list[tuple[str, float]] = []
-        practiced = {verb for verb, place in said.practices if place in vocabulary}  # "create a branch"
-        for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
-            total += weight
-            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
-                covered += weight
-            elif len(stem) >= 5:
-                unsaid.append((stem, weight))
+        total, covered, unsaid = self._stems_said(said, vocabulary, total, covered)
         if not total:
             return 0.0
         if unsaid and (covered + sum(w for _, w in unsaid)) / total >= needed:  # typos could matter
@@ -871,14 +864,7 @@ class Memory:
             weight = 1.0 if re.fullmatch(r"[\w-]+", anchor) else ANCHOR_WEIGHT
             total += weight
             covered += weight
-        unsaid: list[tuple[str, float]] = []
-        practiced = {verb for verb, place in said.practices if place in vocabulary}
-        for stem, weight in self._weighted(said):
-            total += weight
-            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
-                covered += weight
-            elif len(stem) >= 5:
-                unsaid.append((stem, weight))
+        total, covered, unsaid = self._stems_said(said, vocabulary, total, covered)
         if not total:
             return 0.0
         rule = self._rule_share(said, vocabulary)
@@ -886,6 +872,23 @@ class Memory:
             pool = sorted(vocabulary)
             covered += sum(w for stem, w in unsaid if _typo_of(stem, pool))
         return max(covered / total, rule)
+
+    def _stems_said(
+        self, said: Text, vocabulary: frozenset[str], total: float, covered: float
+    ) -> tuple[float, float, list[tuple[str, float]]]:
+        """`total` and `covered` with the weight of each stem of `said` added (covered when the
+        vocabulary says it, a broader word of it or a practice it names: "create a branch"), and the
+        stems long enough to be a typo of a word it says: one reading for `says` and `_most_said`,
+        whose weights must add up in the same order."""
+        unsaid: list[tuple[str, float]] = []
+        practiced = {verb for verb, place in said.practices if place in vocabulary}
+        for stem, weight in self._weighted(said):  # an anchor's words count once, as the anchor
+            total += weight
+            if stem in vocabulary or _BROADER.get(stem, "") in vocabulary or stem in practiced:
+                covered += weight
+            elif len(stem) >= 5:
+                unsaid.append((stem, weight))
+        return total, covered, unsaid
 
     def _weighted(self, said: Text) -> tuple[tuple[str, float], ...]:
         """The stems of `said` outside its anchors with their weights, worked out once per text (a

@@ -48,21 +48,21 @@ def test_a_rule_its_name_says_whole_gets_only_when_it_matters() -> None:
 def test_the_description_keeps_code_and_the_dot_of_an_argument() -> None:
     name, description = _matter(
         Candidate(
-            kind="error-fix", principle="For `vc-x1 push`, omit `-R .`.", trigger="running `vc-x1 push`"
+            kind="error-fix", principle="For `qx-7 push`, omit `-R .`.", trigger="running `qx-7 push`"
         )
     )
-    assert description == "When running `vc-x1 push`"
-    assert name == "For vc-x1 push, omit `-R .`"  # a span that ends in a dot keeps its backticks
+    assert description == "When running `qx-7 push`"
+    assert name == "For qx-7 push, omit `-R .`"  # a span that ends in a dot keeps its backticks
     name, description = _matter(
         Candidate(
             kind="error-fix",
-            principle="Pass `-R .` to `vc-x1 push`. Then check the remote branch before you open the pull request.",
-            trigger="running `vc-x1 push`",
+            principle="Pass `-R .` to `qx-7 push`. Then check the remote branch before you open the pull request.",
+            trigger="running `qx-7 push`",
         )
     )
-    assert name == "Pass `-R .` to vc-x1 push"
+    assert name == "Pass `-R .` to qx-7 push"
     assert description == (
-        "When running `vc-x1 push`: pass `-R .` to `vc-x1 push`. Then check the remote branch before you open "
+        "When running `qx-7 push`: pass `-R .` to `qx-7 push`. Then check the remote branch before you open "
         "the pull request"
     )  # one sentence: the rule after the colon goes on in lower case
 
@@ -183,11 +183,11 @@ def test_a_quote_cut_short_keeps_its_ellipsis_in_the_topic_file() -> None:
 
     candidate = Candidate(
         kind="error-fix",
-        principle="For `vc-x1 push`, omit `-R .`.",
-        evidence=[EvidenceRef(quote="error: unexpected argument '-R' found; Usage: vc-x1 push [OPTIONS] …")],
+        principle="For `qx-7 push`, omit `-R .`.",
+        evidence=[EvidenceRef(quote="error: unexpected argument '-R' found; Usage: qx-7 push [OPTIONS] …")],
     )
     text = topic_file(candidate)
-    assert "**Evidence:** “error: unexpected argument '-R' found; Usage: vc-x1 push [OPTIONS] …”" in text
+    assert "**Evidence:** “error: unexpected argument '-R' found; Usage: qx-7 push [OPTIONS] …”" in text
     whole = candidate.model_copy(
         update={"evidence": [EvidenceRef(quote="error: unexpected argument '-R' found.")]}
     )

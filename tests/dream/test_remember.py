@@ -305,17 +305,17 @@ def test_a_rule_for_the_project_claude_md_goes_under_the_section_it_fits(example
 
 
 def test_a_rule_opening_with_a_command_name_keeps_its_spelling_and_its_lone_dot(example, capsys) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = _remember(capsys, example, "remember that vc-x1 push does not take -R .", "--yes")
+    code, out, err = _remember(capsys, example, "remember that qx-7 push does not take -R .", "--yes")
     assert code == 0, err
     index = (example.memory_dir / "MEMORY.md").read_text()
-    assert "- vc-x1 push does not take -R . → [detail](" in index  # not "Vc-x1", not "-R."
-    assert "Vc-x1" not in index
+    assert "- qx-7 push does not take -R . → [detail](" in index  # not "Qx-7", not "-R."
+    assert "Qx-7" not in index
 
 
 def test_capitalised_leaves_a_name_as_spelt() -> None:
     from consolidate.discover.text import capitalised
 
-    assert capitalised("vc-x1 push does not take -R .") == "vc-x1 push does not take -R ."
+    assert capitalised("qx-7 push does not take -R .") == "qx-7 push does not take -R ."
     assert capitalised("src/app.py is generated") == "src/app.py is generated"
     assert capitalised("pre-commit hooks run on every commit") == "Pre-commit hooks run on every commit"
     assert capitalised("use `uv add`") == "Use `uv add`"

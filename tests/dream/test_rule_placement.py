@@ -100,7 +100,7 @@ def test_no_neighbour_for_a_table_a_shared_name_or_a_copied_block() -> None:
     ("text", "summary"),
     [
         ("Append `, vX.Y.Z` to the subject line", "Append `, vX.Y.Z` to the subject line"),
-        ("For `vc-x1 push`, omit `-R .`", "For vc-x1 push, omit `-R .`"),
+        ("For `qx-7 push`, omit `-R .`", "For qx-7 push, omit `-R .`"),
         ("Always pass `--path .` to `tspec install`", "Always pass `--path .` to tspec install"),
         ("Amend the `.claude/` files", "Amend the .claude/ files"),
         ("A stray ` tick", "A stray  tick"),
