@@ -130,14 +130,11 @@ def is_memory_target(target: str) -> bool:
 def find_links(text: str) -> list[Link]:
     """Markdown links and `[[wiki]]` links to memory files, in order of appearance (none in code)."""
     found: list[tuple[int, Link]] = []
-    for match in _outside_code(_MD_LINK, text):
-        target = match["target"].strip("<>")
-        if is_memory_target(target):
-            found.append((match.start(), Link(match["text"], target)))
-    for match in _outside_code(_WIKI_LINK, text):
-        name = match["name"].strip()
-        target = name if name.lower().endswith(".md") else f"{name}.md"
-        found.append((match.start(), Link(name, target)))
+    for pattern in (_MD_LINK, _WIKI_LINK):
+        for match in _outside_code(pattern, text):
+            if target := _target_of(match):
+                shown = match["text"] if pattern is _MD_LINK else match["name"].strip()
+                found.append((match.start(), Link(shown, target)))
     return [link for _, link in sorted(found, key=lambda pair: pair[0])]
 
 
@@ -159,6 +156,7 @@ def quoted_links(text: str, resolves: Callable[[str], bool]) -> str:
 
 
 def _target_of(match: re.Match[str]) -> str:
+    """The memory file a Markdown or `[[wiki]]` link match points at ("" for a URL, an anchor)."""
     if "target" in match.re.groupindex:
         target = match["target"].strip("<>")
         return target if is_memory_target(target) else ""

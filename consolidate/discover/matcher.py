@@ -164,6 +164,14 @@ class Matcher:
             return self._at("RECORDED", row, "meaning")
         return Verdict("FILL_GAP")
 
+    def _shared_by(self, mine: frozenset[str]) -> dict[int, int]:
+        """How many of the stems `mine` each statement shares, for the statements sharing any."""
+        shared_by: dict[int, int] = {}
+        for stem in mine:
+            for position in self._by_stem.get(stem, ()):
+                shared_by[position] = shared_by.get(position, 0) + 1
+        return shared_by
+
     def _by_choice(self, principle: str) -> Verdict | None:
         """A choice between two things ("use git, not jj, for version control") against a statement
         that makes the same choice or the opposite one ("**Use jj, not git, for version-control
@@ -173,12 +181,9 @@ class Matcher:
         if not choices(principle):
             return None
         mine = stems(principle)
-        shared_by: dict[int, int] = {}
-        for stem in mine:
-            for position in self._by_stem.get(stem, ()):
-                shared_by[position] = shared_by.get(position, 0) + 1
+        shared_by = self._shared_by(mine)
         core = mine - _CHOOSING  # its words but those that say the choice: "instead of X" is "not X"
-        same: tuple[int, int] | None = None  # (shared words, position)
+        same: int | None = None  # the first statement making the same choice
         for position in sorted(shared_by, key=lambda p: (-shared_by[p], p)):
             if (
                 shared_by[position] < MIN_SHARED
@@ -197,8 +202,8 @@ class Matcher:
                 and len(core & self._stems[position]) >= RECORDED * len(core)
                 and anchors_said(read(principle), read(text))  # a choice is no list ("jj, not git")
             ):
-                same = (shared_by[position], position)
-        return self._at("RECORDED", same[1], "words") if same is not None else None
+                same = position
+        return self._at("RECORDED", same, "words") if same is not None else None
 
     def _stating(self, principle: str, verdict: Verdict) -> Verdict:
         """`verdict` quoting the sentence that states the rule — the same act, the same polarity —
@@ -294,10 +299,7 @@ class Matcher:
         only ever the best-matching statement, and only one about the same subject."""
         mine = stems(principle)
         size = len(mine)
-        shared_by: dict[int, int] = {}
-        for stem in mine:
-            for position in self._by_stem.get(stem, ()):
-                shared_by[position] = shared_by.get(position, 0) + 1
+        shared_by = self._shared_by(mine)
         best: tuple[float, int, float] | None = None  # (containment, position, share of the principle)
         opposed: tuple[float, int] | None = None
         adds: int | None = None  # the first statement it says, and more (an option, a path)

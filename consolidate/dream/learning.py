@@ -206,11 +206,13 @@ def _plain_quote(text: str) -> str:
     """A quote on one line that breaks nothing (an unbalanced backtick becomes a quote mark); a quote
     cut short keeps its closing "…", so that it never reads as whole."""
     line = flat(text)
+    cut = _CUT_SHORT.search(line)  # kept apart: `mend` would end the sentence there
+    line = line[: cut.start()] if cut else line
     _, closed = code_spans(line)
-    quoted = mend(line if closed else line.replace("`", "'"))
-    if re.search(r"(?:…|\.\.\.)\s*$", line) and quoted.endswith(".") and not quoted.endswith(".."):
-        quoted = quoted[:-1].rstrip() + " …"
-    return quoted
+    return mend(line if closed else line.replace("`", "'")) + (" …" if cut else "")
+
+
+_CUT_SHORT = re.compile(r"\s*(?:…|\.\.\.)+\s*$")
 
 
 def _today() -> str:
